@@ -1,0 +1,65 @@
+"""The FastAPI application: routers per resource, problem details, version header."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request, Response
+
+from webcorpus import __version__
+from webcorpus.api import content, crawl, jobs, problems
+from webcorpus.config import Settings
+from webcorpus.services.crawls import RateLimiter
+from webcorpus.store import Store, open_store
+
+
+def create_app(
+    settings: Settings, *, store: Store | None = None, run_worker: bool | None = None
+) -> FastAPI:
+    own_store = store is None
+    store = store or open_store(settings)
+    worker_on = settings.worker if run_worker is None else run_worker
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        worker = None
+        if worker_on:
+            from webcorpus.crawl.worker import WorkerThread
+
+            worker = WorkerThread(settings, store)
+            worker.start()
+            app.state.wake_worker = worker.wake
+        try:
+            yield
+        finally:
+            if worker is not None:
+                worker.stop()
+            if own_store:
+                store.close()
+
+    app = FastAPI(
+        title="webcorpus",
+        version=__version__,
+        description="Index company websites into a searchable corpus of pages.",
+        openapi_url="/api/openapi.json",
+        docs_url="/api/docs",
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.store = store
+    app.state.rate_limiter = RateLimiter(settings.crawl_rate_per_minute)
+    problems.install(app)
+
+    @app.middleware("http")
+    async def version_header(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        response = await call_next(request)
+        response.headers["X-Webcorpus-Version"] = __version__
+        return response
+
+    for module in (crawl, jobs, content):
+        app.include_router(module.router)
+    return app

@@ -1,0 +1,86 @@
+"""Every setting in one typed place. Environment variables (and ``.env``) with prefix WEBCORPUS_."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, field_validator
+from typing import Annotated
+
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from webcorpus import __version__
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="WEBCORPUS_", env_file=".env", extra="ignore", populate_by_name=True
+    )
+
+    data_dir: Path = Path("./data")
+    database_url: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 8000
+    public_reads: bool = True
+
+    # Crawler network
+    allow_networks: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    connect_to: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    user_agent: str = f"webcorpus/{__version__} (+https://github.com/webcorpus/webcorpus)"
+    crawl_delay_s: float = 0.25
+    host_concurrency: int = 4
+    adaptive_delay: bool = True
+    max_concurrency: int = 32
+    connect_timeout_s: float = 10.0
+    read_timeout_s: float = 30.0
+    max_body_bytes: int = 10 * 1024 * 1024
+    max_retries: int = 2
+    max_retry_after_s: float = 60.0
+    max_redirects: int = 10
+
+    # Crawl scope and traps
+    allow_private_suffixes: bool = False
+    """Accept crawl targets under non-public suffixes (.test, .example, .internal): intranets, tests."""
+    max_sitemaps: int = 50
+    max_sitemap_urls: int = 50000
+    max_depth: int = 30
+    max_url_length: int = 1024
+    max_query_params: int = 8
+    max_repeated_segments: int = 3
+    max_query_variants_per_path: int = 50
+
+    # Limits
+    max_budget: int = 10000
+    default_budget: int = 500
+    content_limit: int = 100
+    search_limit: int = 50
+    bundle_limit: int = 500
+    max_body_request_bytes: int = 16 * 1024
+    max_q_chars: int = 1000
+    crawl_rate_per_minute: int = 30
+
+    # Workers
+    worker: bool = True
+    worker_processes: int = 1
+    job_lease_s: float = 60.0
+
+    @field_validator("allow_networks", "connect_to", mode="before")
+    @classmethod
+    def _split_csv(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @property
+    def sqlite_path(self) -> Path:
+        return self.data_dir / "webcorpus.db"
+
+    @property
+    def effective_database_url(self) -> str:
+        return self.database_url or f"sqlite:///{self.sqlite_path}"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,555 @@
+"""Run one crawl job: discover, fetch, process, store, and account for every URL.
+
+Scheduler (frontier + ledger), downloader (Fetcher + HostThrottle) and extraction (a process
+pool running ``pipeline.process_page``) stay separate, as in Scrapy. The coverage ledger in the
+store is the single source of truth: every URL gets one ledger row the moment it is known and
+moves from ``pending`` to exactly one final bucket in the same transaction that stores its result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from concurrent.futures import Executor
+from datetime import date
+from typing import Any
+from urllib.parse import urlsplit
+
+from webcorpus.config import Settings
+from webcorpus.crawl import robots as robots_mod
+from webcorpus.crawl import sitemaps as sitemaps_mod
+from webcorpus.crawl.fetcher import Fetcher
+from webcorpus.crawl.frontier import Frontier, priority_for
+from webcorpus.crawl.pipeline import ProcessedPage, process_page
+from webcorpus.crawl.politeness import HostThrottle
+from webcorpus.crawl.ssrf import parse_connect_to
+from webcorpus.crawl.types import FetchResult
+from webcorpus.crawl.urls import TrapGuard, in_scope, normalize_url, page_id, url_host
+from webcorpus.services import citations
+from webcorpus.services.clock import now_iso
+from webcorpus.store import Store
+from webcorpus.store.models import ChunkRow, JobRecord, LinkRow, PageWrite, UrlEntry
+
+log = logging.getLogger("webcorpus.crawl")
+
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+ROBOTS_REDIRECTS = 5
+
+
+def origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+class LeaseLost(Exception):
+    pass
+
+
+class JobRunner:
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        job: JobRecord,
+        pool: Executor,
+        owner: str,
+        *,
+        embeddings_active: Any = None,
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.job = job
+        self.pool = pool
+        self.owner = owner
+        self.embeddings_active = embeddings_active
+        self.domain = job.domain
+        self.budget = int(job.params.get("budget", settings.default_budget))
+        self.refresh = bool(job.params.get("refresh"))
+        self.force = bool(job.params.get("force"))
+        self.frontier = Frontier()
+        self.known: set[str] = set()
+        self.lastmod: dict[str, str] = {}
+        self.hops: dict[str, int] = {}
+        self.robots: dict[str, robots_mod.RobotsPolicy] = {}
+        self.robots_locks: dict[str, asyncio.Lock] = {}
+        self.answered: dict[str, bool] = {}
+        self.traps = TrapGuard.from_settings(settings)
+        self.fetched = 0
+        self.budget_spent = False
+        self.cancelled = False
+        self.lost = False
+        self.in_flight = 0
+        self.wakeup = asyncio.Event()
+        self.cpu_ms = 0.0
+        self.info: dict[str, Any] = dict(job.info)
+
+    # ------------------------------------------------------------------ lifecycle
+    async def run(self) -> None:
+        try:
+            await self._run()
+        except LeaseLost:
+            log.warning("job %s: lease lost; another worker owns it now", self.job.id)
+        except Exception as exc:
+            log.exception("job %s failed", self.job.id)
+            self.store.move_bucket(self.job.id, "pending", "stoppedEarly", f"job failed: {exc}")
+            self.store.update_job(
+                self.job.id,
+                state="failed",
+                finished_at=now_iso(),
+                error=f"{type(exc).__name__}: {exc}",
+                fetched=self.fetched,
+            )
+
+    async def _run(self) -> None:
+        self.fetched = self.store.fetched_count(self.job.id)
+        self.known = self.store.ledger_urls(self.job.id)
+        async with Fetcher(self.settings) as fetcher:
+            self.fetcher = fetcher
+            self.throttle = HostThrottle.from_settings(self.settings)
+            heartbeat = asyncio.create_task(self._heartbeat())
+            try:
+                pending = self.store.pending_urls(self.job.id)
+                if self.known:
+                    for entry in pending:
+                        self.frontier.push(entry)
+                    if not pending:
+                        pass
+                else:
+                    await self._discover()
+                workers = [
+                    asyncio.create_task(self._work())
+                    for _ in range(max(1, self.settings.max_concurrency))
+                ]
+                await asyncio.gather(*workers)
+            finally:
+                heartbeat.cancel()
+        if self.lost:
+            raise LeaseLost
+        await self._finish()
+
+    async def _heartbeat(self) -> None:
+        interval = max(1.0, self.settings.job_lease_s / 3)
+        while True:
+            await asyncio.sleep(interval)
+            if not self.store.renew_lease(self.job.id, self.owner, self.settings.job_lease_s):
+                self.lost = True
+                self.wakeup.set()
+                return
+            if self.store.is_cancel_requested(self.job.id):
+                self.cancelled = True
+                self.wakeup.set()
+            self.store.update_job(self.job.id, fetched=self.fetched)
+
+    async def _finish(self) -> None:
+        job_id = self.job.id
+        if self.cancelled:
+            self.store.move_bucket(job_id, "pending", "stoppedEarly", "the job was cancelled")
+            state = "cancelled"
+        else:
+            if self.budget_spent:
+                self.store.move_bucket(
+                    job_id, "pending", "budget", f"budget of {self.budget} pages spent"
+                )
+            self.store.move_bucket(job_id, "pending", "stoppedEarly", "stopped before fetch")
+            counts = self.store.bucket_counts(job_id)
+            partial = counts.get("budget", 0) or counts.get("stoppedEarly", 0)
+            state = "partial" if partial else "completed"
+        await asyncio.get_running_loop().run_in_executor(
+            None, citations.recompute, self.store, self.domain
+        )
+        await self._wait_embeddings()
+        self.info["cpu_ms_per_page"] = round(self.cpu_ms / max(1, self.fetched), 2)
+        self.store.update_job(
+            job_id,
+            state=state,
+            finished_at=now_iso(),
+            fetched=self.fetched,
+            info=self.info,
+            lease_owner=None,
+        )
+        log.info("job %s ended %s after %d fetches", job_id, state, self.fetched)
+
+    async def _wait_embeddings(self) -> None:
+        """A job reaches its final state only once its chunks have vectors."""
+        if self.embeddings_active is None or not self.embeddings_active():
+            return
+        while self.store.embedding_backlog(self.job.id) > 0 and self.embeddings_active():
+            if not self.store.renew_lease(self.job.id, self.owner, self.settings.job_lease_s):
+                raise LeaseLost
+            await asyncio.sleep(0.5)
+
+    # ------------------------------------------------------------------ discovery
+    def _entry_candidates(self) -> list[str]:
+        hosts = [*self.info.get("entry_hosts", []), self.domain, f"www.{self.domain}"]
+        rules = parse_connect_to(self.settings.connect_to)
+        out: list[str] = []
+        for host in dict.fromkeys(hosts):
+            for scheme, port in (("https", 443), ("http", 80)):
+                host_rules = [r for r in rules if r.host in (host, None)]
+                if rules and host_rules and not any(r.matches(host, port) for r in host_rules):
+                    continue  # the operator mapped this host, but not this port
+                out.append(f"{scheme}://{host}")
+        return out
+
+    async def _discover(self) -> None:
+        entry = None
+        for origin in self._entry_candidates():
+            policy = await self._robots(origin)
+            if self.answered.get(origin):
+                entry = origin
+                break
+        if entry is None:
+            origin = self._entry_candidates()[0]
+            self.info["entry_error"] = "no entry point answered (https, http, www.)"
+            await self._add([UrlEntry(url=origin + "/", source="entry", priority=-1)])
+            return
+        self.info["entry_url"] = entry + "/"
+        self.store.set_domain_entry(self.domain, entry + "/")
+        seeds = [UrlEntry(url=entry + "/", source="entry", priority=-1)]
+        if self.refresh or self.force:
+            for url in self.store.known_page_urls(self.domain):
+                seeds.append(UrlEntry(url=url, source="known", priority=priority_for(1, "link")))
+        await self._add(seeds)
+        await self._read_sitemaps(entry)
+
+    async def _read_sitemaps(self, origin: str) -> None:
+        policy = self.robots.get(origin)
+        queue = list(dict.fromkeys([
+            *(policy.sitemaps if policy else []),
+            *sitemaps_mod.default_sitemap_urls(origin),
+        ]))
+        seen: set[str] = set()
+        found = 0
+        while queue and len(seen) < self.settings.max_sitemaps:
+            url = queue.pop(0)
+            if url in seen:
+                continue
+            seen.add(url)
+            result = await self._fetch_following(url, accept="application/xml,text/xml,*/*")
+            if not result.ok:
+                status = result.error or f"HTTP {result.status}"
+                if url in (policy.sitemaps if policy else []):
+                    self.store.save_sitemap(self.domain, url, self.job.id, status, 0, None)
+                continue
+            parsed = sitemaps_mod.parse_sitemap(
+                result.body, url, max_urls=self.settings.max_sitemap_urls
+            )
+            entries = []
+            for item in parsed.urls:
+                norm = normalize_url(item.loc)
+                if norm and in_scope(norm, self.domain):
+                    lastmod = item.lastmod.isoformat() if item.lastmod else None
+                    if lastmod:
+                        self.lastmod[norm] = lastmod
+                    entries.append(
+                        UrlEntry(url=norm, source="sitemap", depth=1,
+                                 priority=priority_for(1, "sitemap"), lastmod=lastmod)
+                    )
+            for child in parsed.children:
+                norm = normalize_url(child)
+                if norm and in_scope(norm, self.domain) and norm not in seen:
+                    queue.append(norm)
+            found += len(entries)
+            self.store.save_sitemap(
+                self.domain, url, self.job.id, parsed.error or "ok",
+                len(parsed.urls) + len(parsed.children),
+                result.headers.get("last-modified"),
+            )
+            await self._add(entries)
+        self.info["sitemap_urls"] = found
+
+    # ------------------------------------------------------------------ robots
+    async def _robots(self, origin: str) -> robots_mod.RobotsPolicy:
+        policy = self.robots.get(origin)
+        if policy is not None:
+            return policy
+        lock = self.robots_locks.setdefault(origin, asyncio.Lock())
+        async with lock:
+            policy = self.robots.get(origin)
+            if policy is not None:
+                return policy
+            result = await self._fetch_following(
+                origin + "/robots.txt", accept="text/plain,*/*", max_hops=ROBOTS_REDIRECTS
+            )
+            self.answered[origin] = result.status > 0
+            policy = robots_mod.policy_from_fetch(result, self.settings.user_agent)
+            self.robots[origin] = policy
+            if policy.crawl_delay:
+                self.throttle.set_crawl_delay(urlsplit(origin).netloc, policy.crawl_delay)
+            self.info.setdefault("robots", {})[origin] = policy.status
+            self.store.set_domain_robots(self.domain, policy.status, now_iso())
+            return policy
+
+    async def _fetch_following(
+        self, url: str, *, accept: str, max_hops: int = ROBOTS_REDIRECTS
+    ) -> FetchResult:
+        """Fetch a support file (robots.txt, sitemap), following in-scope redirects."""
+        result = FetchResult(url=url, status=0, error="protocol")
+        for _ in range(max_hops + 1):
+            host = url_host(url) or ""
+            async with self.throttle.slot(host):
+                result = await self.fetcher.fetch(url, accept=accept)
+            self.throttle.record(host, result.elapsed_s, result.status)
+            if 300 <= result.status < 400 and result.location:
+                target = normalize_url(result.location, base=url)
+                if target is None or not in_scope(target, self.domain):
+                    return result
+                url = target
+                continue
+            return result
+        return result
+
+    # ------------------------------------------------------------------ frontier
+    async def _add(self, entries: list[UrlEntry]) -> None:
+        fresh: list[UrlEntry] = []
+        for e in entries:
+            if e.url in self.known:
+                continue
+            self.known.add(e.url)
+            if e.bucket == "pending":
+                reason = self.traps.check(e.url, e.depth)
+                if reason:
+                    e.bucket, e.reason = "filtered", reason
+            fresh.append(e)
+        if not fresh:
+            return
+        added = self.store.add_urls(self.job.id, fresh)
+        for e in added:
+            if e.bucket == "pending":
+                self.frontier.push(e)
+        self.wakeup.set()
+
+    async def _work(self) -> None:
+        while not (self.cancelled or self.lost):
+            entry = self.frontier.pop()
+            if entry is None:
+                if self.in_flight == 0:
+                    self.wakeup.set()
+                    return
+                self.wakeup.clear()
+                await self.wakeup.wait()
+                continue
+            self.in_flight += 1
+            try:
+                await self._visit(entry)
+            except Exception as exc:
+                log.exception("job %s: %s failed", self.job.id, entry.url)
+                self.store.set_url(self.job.id, entry.url, "fetchError",
+                                   f"internal error: {type(exc).__name__}: {exc}")
+            finally:
+                self.in_flight -= 1
+                self.wakeup.set()
+
+    # ------------------------------------------------------------------ one URL
+    async def _visit(self, entry: UrlEntry) -> None:
+        url = entry.url
+        job_id = self.job.id
+        origin = origin_of(url)
+        policy = await self._robots(origin)
+        if policy.status == "unreachable":
+            self.store.set_url(job_id, url, "stoppedEarly",
+                               f"robots.txt of {origin} unreachable; retry later")
+            return
+        if not policy.allowed(url):
+            self.store.set_url(job_id, url, "robots", "disallowed by robots.txt")
+            return
+        pid = page_id(url)
+        state = self.store.page_state(pid)
+        if state is not None and not (self.refresh or self.force):
+            self.store.set_url(
+                job_id, url, "unchanged", "already indexed; not re-fetched (refresh=false)",
+                page_id=pid,
+            )
+            await self._follow_stored_links(pid, entry.depth)
+            return
+        if self.fetched >= self.budget:
+            self.budget_spent = True
+            return  # stays pending; moved to the budget bucket when the job ends
+        self.fetched += 1
+        host = url_host(url) or ""
+        conditional = state is not None and self.refresh and not self.force
+        async with self.throttle.slot(host):
+            result = await self.fetcher.fetch(
+                url,
+                etag=state.etag if conditional and state else None,
+                last_modified=state.last_modified if conditional and state else None,
+            )
+        self.throttle.record(host, result.elapsed_s, result.status)
+        await self._classify(entry, pid, result)
+
+    async def _classify(self, entry: UrlEntry, pid: str, result: FetchResult) -> None:
+        url, job_id = entry.url, self.job.id
+        if result.error:
+            detail = f": {result.error_detail}" if result.error_detail else ""
+            self.store.set_url(job_id, url, "fetchError", f"{result.error}{detail}",
+                               http_status=0)
+            return
+        status = result.status
+        if 300 <= status < 400 and status != 304:
+            await self._redirect(entry, result)
+            return
+        if status == 304:
+            self.store.record_unchanged(
+                pid, job_id, url, status=304, fetched_at=now_iso(), reason="304 not modified",
+                etag=result.headers.get("etag"),
+                last_modified=result.headers.get("last-modified"),
+            )
+            await self._follow_stored_links(pid, entry.depth)
+            return
+        if status >= 500:
+            self.store.set_url(job_id, url, "serverError", f"HTTP {status}", http_status=status)
+            return
+        if status >= 400:
+            self.store.set_url(job_id, url, "clientError", f"HTTP {status}", http_status=status)
+            return
+        if status < 200 or status >= 300:
+            self.store.set_url(job_id, url, "fetchError", f"unexpected HTTP {status}",
+                               http_status=status)
+            return
+        ctype = result.content_type
+        if ctype and ctype not in HTML_TYPES or (not ctype and not _sniff_html(result.body)):
+            self.store.set_url(job_id, url, "notHtml", f"content type {ctype or 'unknown'}",
+                               http_status=status)
+            return
+        xrt = result.headers.get("x-robots-tag", "").lower()
+        if "noindex" in xrt or "none" in xrt.split(","):
+            self.store.set_url(job_id, url, "noindex", "X-Robots-Tag: noindex",
+                               http_status=status)
+            return
+        lastmod = self.lastmod.get(url) or entry.lastmod
+        loop = asyncio.get_running_loop()
+        processed: ProcessedPage = await loop.run_in_executor(
+            self.pool, process_page, result.body, url, result.headers,
+            date.fromisoformat(lastmod[:10]) if lastmod else None,
+        )
+        self.cpu_ms += processed.cpu_ms
+        await self._store_page(entry, pid, result, processed)
+
+    async def _redirect(self, entry: UrlEntry, result: FetchResult) -> None:
+        url, job_id = entry.url, self.job.id
+        target = normalize_url(result.location or "", base=url)
+        if target is None:
+            self.store.set_url(job_id, url, "fetchError",
+                               f"HTTP {result.status} with an unusable Location",
+                               http_status=result.status)
+            return
+        hops = self.hops.get(url, 0) + 1
+        scope = in_scope(target, self.domain)
+        reason = f"HTTP {result.status} to {target}" + ("" if scope else " (out of scope)")
+        self.store.set_url(job_id, url, "redirected", reason, http_status=result.status,
+                           target=target)
+        if not scope:
+            return
+        self.hops.setdefault(target, hops)
+        if hops > self.settings.max_redirects:
+            await self._add([UrlEntry(url=target, bucket="filtered", depth=entry.depth,
+                                      source="redirect",
+                                      reason=f"redirect chain longer than "
+                                             f"{self.settings.max_redirects}")])
+            return
+        await self._add([UrlEntry(url=target, depth=entry.depth, source="redirect",
+                                  priority=entry.priority)])
+
+    async def _store_page(
+        self, entry: UrlEntry, pid: str, result: FetchResult, page: ProcessedPage
+    ) -> None:
+        url, job_id, doc = entry.url, self.job.id, page.doc
+        links = [] if doc.nofollow else [ln for ln in doc.links if not ln.nofollow]
+        follow = [
+            UrlEntry(url=n, depth=entry.depth + 1, priority=priority_for(entry.depth + 1, "link"))
+            for n in (normalize_url(ln.url) for ln in links)
+            if n and in_scope(n, self.domain)
+        ]
+        if doc.noindex:
+            self.store.set_url(job_id, url, "noindex", "meta robots noindex",
+                               http_status=result.status)
+            await self._add(follow)
+            return
+        canonical = normalize_url(doc.canonical_url, base=url) if doc.canonical_url else None
+        if canonical and canonical != url and in_scope(canonical, self.domain):
+            self.store.set_url(job_id, url, "duplicate", f"canonical is {canonical}",
+                               http_status=result.status, target=canonical)
+            await self._add([UrlEntry(url=canonical, depth=entry.depth, source="canonical",
+                                      priority=entry.priority), *follow])
+            return
+        same = self.store.find_same_text(self.domain, page.text_hash, pid)
+        if same and same != url:
+            self.store.set_url(job_id, url, "duplicate", f"same content as {same}",
+                               http_status=result.status, target=same)
+            await self._add(follow)
+            return
+        state = self.store.page_state(pid)
+        if state is not None and state.text_hash == page.text_hash and not self.force:
+            self.store.record_unchanged(
+                pid, job_id, url, status=result.status, fetched_at=now_iso(),
+                reason="content unchanged", etag=result.headers.get("etag"),
+                last_modified=result.headers.get("last-modified"),
+            )
+            await self._add(follow)
+            return
+        write = self._page_write(url, pid, result, page, links)
+        self.store.save_page(write, ledger_url=url,
+                             changed=state is None or state.text_hash != page.text_hash)
+        await self._add(follow)
+
+    def _page_write(
+        self, url: str, pid: str, result: FetchResult, page: ProcessedPage, links: list[Any]
+    ) -> PageWrite:
+        doc = page.doc
+        host = url_host(url) or ""
+        rows: dict[str, LinkRow] = {}
+        for ln in doc.links:
+            target = normalize_url(ln.url)
+            if not target or target == url or target in rows:
+                continue
+            rows[target] = LinkRow(
+                target_url=target,
+                target_page_id=page_id(target),
+                target_host=url_host(target) or "",
+                anchor=ln.anchor_text[:300],
+                position=ln.position,
+                internal=in_scope(target, self.domain),
+            )
+        canonical = normalize_url(doc.canonical_url, base=url) if doc.canonical_url else None
+        facets = dict(page.facets)
+        return PageWrite(
+            id=pid,
+            url=url,
+            canonical_url=canonical or url,
+            domain=self.domain,
+            host=host,
+            title=doc.title,
+            description=doc.description,
+            markdown=doc.markdown,
+            content_hash=page.content_hash,
+            text_hash=page.text_hash,
+            etag=result.headers.get("etag"),
+            last_modified=result.headers.get("last-modified"),
+            http_status=result.status,
+            fetched_at=now_iso(),
+            job_id=self.job.id,
+            declared_language=doc.language,
+            hreflang=list(doc.hreflang),
+            simhash=page.simhash,
+            facets=facets,
+            assets=[(a.url, a.kind, a.alt) for a in doc.assets],
+            links=list(rows.values()),
+            chunks=[ChunkRow(idx=i, heading=h, text=t, tokens=n) for i, h, t, n in page.chunks],
+        )
+
+    async def _follow_stored_links(self, pid: str, depth: int) -> None:
+        targets = self.store.page_internal_links(pid)
+        await self._add([
+            UrlEntry(url=t, depth=depth + 1, priority=priority_for(depth + 1, "link"))
+            for t in targets if in_scope(t, self.domain)
+        ])
+
+
+def _sniff_html(body: bytes) -> bool:
+    head = body[:512].lstrip().lower()
+    return head.startswith((b"<!doctype html", b"<html")) or b"<body" in head
+
+
+def elapsed_since(start: float) -> float:
+    return time.monotonic() - start

@@ -1,0 +1,131 @@
+"""The crawl worker: leases queued (or orphaned) jobs and runs them one at a time.
+
+In the embedded default it runs in a thread of ``webcorpus serve`` with its own event loop, so
+fetching never shares a loop with the API; CPU-heavy page processing goes to a process pool.
+``webcorpus worker`` runs the same loop in the foreground.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import threading
+from concurrent.futures import ProcessPoolExecutor
+
+from webcorpus.config import Settings
+from webcorpus.crawl.pipeline import make_pool
+from webcorpus.crawl.runner import JobRunner
+from webcorpus.services.clock import now_iso
+from webcorpus.store import Store
+
+log = logging.getLogger("webcorpus.worker")
+
+
+def owner_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{os.urandom(3).hex()}"
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def release_dead_local_leases(store: Store) -> int:
+    """Expire leases held by workers on this host whose process is gone (e.g. after kill -9)."""
+    host = socket.gethostname()
+    released = 0
+    for owner in store.running_job_owners():
+        parts = (owner or "").split(":")
+        if len(parts) >= 2 and parts[0] == host and parts[1].isdigit():
+            if int(parts[1]) != os.getpid() and not _pid_alive(int(parts[1])):
+                store.expire_leases(owner)
+                released += 1
+    return released
+
+
+class Worker:
+    def __init__(self, settings: Settings, store: Store, *, processes: int | None = None) -> None:
+        self.settings = settings
+        self.store = store
+        self.owner = owner_id()
+        self.processes = processes or max(1, min(os.cpu_count() or 1, 4))
+        self._pool: ProcessPoolExecutor | None = None
+        self._stop = asyncio.Event()
+        self._wake = asyncio.Event()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.embedder = None
+
+    def pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = make_pool(self.processes)
+        return self._pool
+
+    async def run(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        release_dead_local_leases(self.store)
+        while not self._stop.is_set():
+            job = self.store.lease_job(self.owner, self.settings.job_lease_s, now_iso())
+            if job is None:
+                self._wake.clear()
+                try:
+                    await asyncio.wait_for(self._wake.wait(), timeout=2.0)
+                except TimeoutError:
+                    release_dead_local_leases(self.store)
+                continue
+            log.info("job %s (%s) leased by %s", job.id, job.domain, self.owner)
+            runner = JobRunner(
+                self.settings, self.store, job, self.pool(), self.owner,
+                embeddings_active=self._embeddings_active,
+            )
+            task = asyncio.create_task(runner.run())
+            stop = asyncio.create_task(self._stop.wait())
+            await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
+            if not task.done():
+                # Shutting down mid-job: stop and hand the job back for the next start.
+                runner.lost = True
+                runner.wakeup.set()
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+                self.store.expire_leases(self.owner)
+            stop.cancel()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _embeddings_active(self) -> bool:
+        return self.embedder is not None and self.embedder.is_alive()
+
+    def wake(self) -> None:
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self._wake.set)
+
+    def stop(self) -> None:
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self._stop.set)
+
+
+class WorkerThread:
+    """Runs a Worker on its own thread and event loop inside ``webcorpus serve``."""
+
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.worker = Worker(settings, store)
+        self._thread = threading.Thread(target=self._main, name="webcorpus-worker", daemon=True)
+
+    def _main(self) -> None:
+        asyncio.run(self.worker.run())
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def wake(self) -> None:
+        self.worker.wake()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self.worker.stop()
+        self._thread.join(timeout)

@@ -1,0 +1,104 @@
+"""Every <a href> on the page, absolute, with its position (page chrome vs main content)."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urldefrag, urljoin
+
+from webcorpus.extract.tree import Element, text_of
+
+from webcorpus.extract.document import Link
+
+_WS = re.compile(r"\s+")
+CHROME_TAGS = frozenset({"nav", "header", "footer", "aside", "menu"})
+CHROME_ROLES = frozenset(
+    {"navigation", "banner", "contentinfo", "complementary", "menu", "menubar", "search"}
+)
+_CHROME_CLASS = re.compile(
+    r"(?:^|[\s_-])(?:nav|navbar|navigation|navheader|navfooter|menu|menubar|megamenu|sidebar|"
+    r"sphinxsidebar|sphinxsidebarwrapper|side-?bar|breadcrumbs?|footer|header|masthead|"
+    r"related|site-?header|site-?footer|topbar|toolbar|pagination|pager|skip-?links?|"
+    r"cookie-?banner|social|share|tags?-?cloud|widget)(?:$|[\s_-])",
+    re.IGNORECASE,
+)
+
+
+def is_chrome(el: Element) -> bool:
+    """True when the element itself is page template (navigation, header, footer, sidebar …)."""
+    if el.tag in CHROME_TAGS:
+        return True
+    role = el.get("role")
+    if role and role.lower() in CHROME_ROLES:
+        return True
+    for attr in ("class", "id"):
+        v = el.get(attr)
+        if v and _CHROME_CLASS.search(v):
+            return True
+    return False
+
+
+def _in_chrome(a: Element, main: Element | None, cache: dict[Element, bool]) -> bool:
+    path: list[Element] = []
+    node = a.getparent()
+    result = False
+    while node is not None:
+        if node in cache:
+            result = cache[node]
+            break
+        if main is not None and node is main:
+            result = False
+            break
+        path.append(node)
+        if is_chrome(node):
+            result = True
+            break
+        node = node.getparent()
+    for n in path:
+        cache[n] = result
+    return result
+
+
+def extract_links(
+    root: Element,
+    base_url: str,
+    main: Element | None,
+    main_text: str | None = None,
+) -> list[Link]:
+    """All http(s) links. ``main``: the content node when known (links outside it that are not
+    chrome count as template too); ``main_text``: the extracted text when the node is unknown
+    (a non-chrome link whose anchor text is absent from it counts as template)."""
+    inside: set[Element] = set(main.iter("a")) if main is not None else set()
+    cache: dict[Element, bool] = {}
+    norm_text = _WS.sub(" ", main_text) if main_text else None
+    links: list[Link] = []
+    for a in root.iter("a"):
+        href = a.get("href")
+        if not href:
+            continue
+        href = href.strip()
+        try:
+            url = urldefrag(urljoin(base_url, href))[0]
+        except ValueError:
+            continue
+        if not url.startswith(("http://", "https://")):
+            continue
+        text = _WS.sub(" ", text_of(a)).strip()
+        if not text:
+            img = a.find(".//img")
+            text = _WS.sub(" ", img.get("alt") or "").strip() if img is not None else ""
+        text = text or _WS.sub(" ", a.get("title") or a.get("aria-label") or "").strip()
+        chrome = _in_chrome(a, main, cache)
+        if not chrome and main is not None and a not in inside:
+            chrome = True
+        elif not chrome and norm_text is not None and text and text not in norm_text:
+            chrome = True
+        rel = (a.get("rel") or "").lower().split()
+        links.append(
+            Link(
+                url=url,
+                anchor_text=text[:500],
+                position="template" if chrome else "body",
+                nofollow="nofollow" in rel,
+            )
+        )
+    return links

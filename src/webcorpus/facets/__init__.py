@@ -1,0 +1,18 @@
+"""Page facets: type, format, audience, locale, topics and scores. Pure functions, no I/O."""
+
+from webcorpus.facets.score import Facets, score_page
+from webcorpus.facets.similarity import simhash64, similarity
+from webcorpus.facets.templates import template_link_keys
+from webcorpus.facets.vocabulary import AUDIENCES, FORMATS, TOPICS, TYPES
+
+__all__ = [
+    "AUDIENCES",
+    "FORMATS",
+    "TOPICS",
+    "TYPES",
+    "Facets",
+    "score_page",
+    "simhash64",
+    "similarity",
+    "template_link_keys",
+]
