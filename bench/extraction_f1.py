@@ -18,6 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from webcorpus.extract import extract
 from webcorpus.extract.charset import decode_html
@@ -48,13 +49,19 @@ def page_scores(true: str, pred: str) -> tuple[float, float, bool]:
 
 
 # ---- candidates: html bytes, url -> plain text ---------------------------------------------
-def _traf(**kw: bool) -> Callable[[bytes, str], str]:
+def _traf(**kw: Any) -> Callable[[bytes, str], str]:
     def run(html: bytes, url: str) -> str:
         import trafilatura
 
         md = trafilatura.extract(
-            decode_html(html), url=url, output_format="markdown", include_tables=True,
-            include_links=True, include_formatting=True, with_metadata=False, **kw,
+            decode_html(html),
+            url=url,
+            output_format="markdown",
+            include_tables=True,
+            include_links=True,
+            include_formatting=True,
+            with_metadata=False,
+            **kw,
         )
         return markdown_to_text(md or "")
 
@@ -128,8 +135,10 @@ def main() -> None:
             per_page[name][key] = 2 * p * r / (p + r) if p + r else 0.0
         prec, rec = sum(ps) / len(ps), sum(rs) / len(rs)
         f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
-        print(f"{name:32} {f1:6.3f} {prec:6.3f} {rec:6.3f} {exact / len(pages):6.3f} "
-              f"{cpu / len(pages) * 1000:12.1f}")
+        print(
+            f"{name:32} {f1:6.3f} {prec:6.3f} {rec:6.3f} {exact / len(pages):6.3f} "
+            f"{cpu / len(pages) * 1000:12.1f}"
+        )
     if args.dump:
         args.dump.write_text(json.dumps(per_page, indent=1))
 

@@ -41,8 +41,10 @@ def main() -> None:
     times.sort()
     p = lambda q: times[min(len(times) - 1, int(q * len(times)))]  # noqa: E731
     print(f"pages: {len(times)}  mean size: {total_bytes / len(times) / 1024:.0f} KiB")
-    print(f"CPU ms/page  mean {statistics.fmean(times):.1f}  p50 {p(0.5):.1f}  "
-          f"p95 {p(0.95):.1f}  max {times[-1]:.1f}")
+    print(
+        f"CPU ms/page  mean {statistics.fmean(times):.1f}  p50 {p(0.5):.1f}  "
+        f"p95 {p(0.95):.1f}  max {times[-1]:.1f}"
+    )
     print("slowest:", ", ".join(f"{name} {ms:.0f}ms" for ms, name in sorted(slow)[-3:]))
 
 

@@ -65,10 +65,11 @@ def make_settings(data_dir: Path, **overrides: Any) -> Settings:
         "host_concurrency": 16,
         "max_concurrency": 16,
         "allow_private_suffixes": True,
-        "connect_timeout_s": 3.0,
-        "read_timeout_s": 3.0,
+        "connect_timeout_s": 5.0,
+        "read_timeout_s": 20.0,
         "max_retries": 1,
         "job_lease_s": 6.0,
+        "connect_to_only": True,
     }
     base.update(overrides)
     return Settings(**base)

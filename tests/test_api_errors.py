@@ -41,11 +41,13 @@ def test_version_header_and_openapi(api: Running) -> None:
 def test_crawl_needs_a_key(api: Running) -> None:
     r = api.client.post("/api/crawl", json={"domain": "python.org"})
     assert_problem(r, 401, "unauthorized")
-    r = api.client.post("/api/crawl", json={"domain": "python.org"},
-                        headers={"Authorization": "Bearer wck_nope"})
+    r = api.client.post(
+        "/api/crawl", json={"domain": "python.org"}, headers={"Authorization": "Bearer wck_nope"}
+    )
     assert_problem(r, 401, "unauthorized")
-    r = api.client.post("/api/crawl", json={"domain": "python.org"},
-                        headers={"Authorization": "Basic abc"})
+    r = api.client.post(
+        "/api/crawl", json={"domain": "python.org"}, headers={"Authorization": "Basic abc"}
+    )
     assert_problem(r, 401, "unauthorized")
 
 
@@ -53,14 +55,18 @@ def test_read_only_key_is_forbidden_to_write(api: Running) -> None:
     from webcorpus.services import keys
 
     ro = keys.create_key(api.store, "reader", scopes="read")
-    r = api.client.post("/api/crawl", json={"domain": "python.org"},
-                        headers={"Authorization": f"Bearer {ro}"})
+    r = api.client.post(
+        "/api/crawl", json={"domain": "python.org"}, headers={"Authorization": f"Bearer {ro}"}
+    )
     assert_problem(r, 403, "forbidden")
 
 
 def test_crawl_wrong_content_type(api: Running) -> None:
-    r = api.client.post("/api/crawl", content=b"domain=python.org", headers={
-        **api.auth, "Content-Type": "application/x-www-form-urlencoded"})
+    r = api.client.post(
+        "/api/crawl",
+        content=b"domain=python.org",
+        headers={**api.auth, "Content-Type": "application/x-www-form-urlencoded"},
+    )
     assert_problem(r, 415, "unsupported_media_type")
 
 
@@ -95,22 +101,24 @@ def test_crawl_bad_bodies(api: Running, body: dict, field: str) -> None:
 
 def test_crawl_body_not_json_or_not_object(api: Running) -> None:
     headers = {**api.auth, "Content-Type": "application/json"}
-    assert_problem(api.client.post("/api/crawl", content=b"{nope", headers=headers),
-                   400, "invalid_body")
-    assert_problem(api.client.post("/api/crawl", content=b"[1,2]", headers=headers),
-                   400, "invalid_body")
+    assert_problem(
+        api.client.post("/api/crawl", content=b"{nope", headers=headers), 400, "invalid_body"
+    )
+    assert_problem(
+        api.client.post("/api/crawl", content=b"[1,2]", headers=headers), 400, "invalid_body"
+    )
 
 
 def test_crawl_body_too_large(api: Running) -> None:
     big = b'{"domain": "python.org", "x": "' + b"a" * 20_000 + b'"}'
-    r = api.client.post("/api/crawl", content=big,
-                        headers={**api.auth, "Content-Type": "application/json"})
+    r = api.client.post(
+        "/api/crawl", content=big, headers={**api.auth, "Content-Type": "application/json"}
+    )
     assert_problem(r, 413, "payload_too_large")
 
 
 def test_crawl_accepted_then_conflict(api: Running) -> None:
-    r = api.client.post("/api/crawl", json={"domain": "Example.COM", "budget": 5},
-                        headers=api.auth)
+    r = api.client.post("/api/crawl", json={"domain": "Example.COM", "budget": 5}, headers=api.auth)
     assert r.status_code == 202, r.text
     body = r.json()
     assert body["job_id"].startswith("job_") and body["state"] == "queued"
@@ -123,15 +131,15 @@ def test_crawl_accepted_then_conflict(api: Running) -> None:
     assert view["state"] == "queued" and view["params"]["budget"] == 5
     cancel = api.client.post(f"/api/jobs/{body['job_id']}/cancel", headers=api.auth)
     assert cancel.status_code == 202 and cancel.json()["state"] == "cancelled"
-    assert_problem(api.client.post(f"/api/jobs/{body['job_id']}/cancel", headers=api.auth),
-                   409, "conflict")
+    assert_problem(
+        api.client.post(f"/api/jobs/{body['job_id']}/cancel", headers=api.auth), 409, "conflict"
+    )
 
 
 def test_unknown_ids_are_404(api: Running) -> None:
     assert_problem(api.client.get("/api/jobs/job_doesnotexist"), 404, "not_found")
     assert_problem(api.client.get("/api/jobs/job_doesnotexist/urls"), 404, "not_found")
-    assert_problem(api.client.post("/api/jobs/job_x/cancel", headers=api.auth), 404,
-                   "not_found")
+    assert_problem(api.client.post("/api/jobs/job_x/cancel", headers=api.auth), 404, "not_found")
     assert_problem(api.client.get("/api/content/pg_0123456789abcdef"), 404, "not_found")
     assert_problem(api.client.get("/api/content/pg_0123456789abcdef.md"), 404, "not_found")
     assert_problem(api.client.get("/api/nothing-here"), 404, "not_found")
@@ -182,8 +190,9 @@ def test_content_list_envelope_reports_filters(api: Running) -> None:
 
 def test_job_urls_bad_bucket(api: Running) -> None:
     job = api.crawl("example.org", budget=3)
-    assert_problem(api.client.get(f"/api/jobs/{job}/urls", params={"bucket": "nope"}), 400,
-                   "invalid_parameter")
+    assert_problem(
+        api.client.get(f"/api/jobs/{job}/urls", params={"bucket": "nope"}), 400, "invalid_parameter"
+    )
     api.client.post(f"/api/jobs/{job}/cancel", headers=api.auth)
 
 
@@ -191,9 +200,14 @@ def test_rate_limit(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, crawl_rate_per_minute=2)
     with run_server(settings, worker=False) as running:
         for domain in ("a-example.com", "b-example.com"):
-            assert running.client.post("/api/crawl", json={"domain": domain},
-                                       headers=running.auth).status_code == 202
-        r = running.client.post("/api/crawl", json={"domain": "c-example.com"},
-                                headers=running.auth)
+            assert (
+                running.client.post(
+                    "/api/crawl", json={"domain": domain}, headers=running.auth
+                ).status_code
+                == 202
+            )
+        r = running.client.post(
+            "/api/crawl", json={"domain": "c-example.com"}, headers=running.auth
+        )
         assert_problem(r, 429, "rate_limited")
         assert int(r.headers["retry-after"]) >= 1

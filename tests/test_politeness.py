@@ -71,7 +71,7 @@ async def test_zero_delay_adds_no_overhead() -> None:
         async with throttle.slot("bench.example"):
             pass
     per_slot_us = (time.monotonic() - t0) / 20_000 * 1e6
-    assert per_slot_us < 50, per_slot_us
+    assert per_slot_us < 200, per_slot_us  # ~17 µs measured
 
 
 def test_adaptive_grows_with_latency_and_backoff_then_recovers() -> None:

@@ -181,7 +181,9 @@ def test_change_and_delete_a_page(
     pristine = pristine_file.read_bytes()
     before = get(web, site.host, path, **{"Accept-Encoding": "identity"})
     try:
-        nginx_server.write_page(site.host, path, "<html><body><p>Changed tutorial</p></body></html>")
+        nginx_server.write_page(
+            site.host, path, "<html><body><p>Changed tutorial</p></body></html>"
+        )
         after = get(web, site.host, path, **{"Accept-Encoding": "identity"})
         assert after.status_code == 200 and "Changed tutorial" in after.text
         assert after.headers["etag"] != before.headers["etag"]
@@ -226,7 +228,9 @@ def test_hostile_home_links_every_case(hostile: httpx.Client) -> None:
 
 
 def test_hostile_redirects(hostile: httpx.Client, hostile_server: RunningHostile) -> None:
-    chain = [(r.status_code, r.headers.get("location")) for r in _follow(hostile, "/redirect/chain-1")]
+    chain = [
+        (r.status_code, r.headers.get("location")) for r in _follow(hostile, "/redirect/chain-1")
+    ]
     assert chain == [(301, "/redirect/chain-2"), (302, "/redirect/final"), (200, None)]
     assert hget(hostile, "/redirect/loop-a").headers["location"] == "/redirect/loop-b"
     assert hget(hostile, "/redirect/loop-b").headers["location"] == "/redirect/loop-a"
@@ -336,3 +340,10 @@ def test_bomb_is_valid_gzip() -> None:
     head, block, trailer, n = bomb_parts(1024 * 1024 * 1024)
     ratio = (n * 1024 * 1024) / (len(head) + n * len(block) + len(trailer))
     assert n == 1023 and ratio > 900
+
+
+def test_canonicals_point_at_the_served_pages(web: httpx.Client, doc_sites: DocSites) -> None:
+    page = get(web, doc_sites.python.host, "/library/os.html").text
+    assert '<link rel="canonical" href="http://docs.python.org/library/os.html"' in page
+    page = get(web, doc_sites.handbook.host, "/browse/fr-FR/stable/apt.html").text
+    assert 'rel="canonical" href="http://debian-handbook.info/browse/fr-FR/stable/apt.html"' in page

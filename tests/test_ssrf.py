@@ -135,8 +135,9 @@ def test_parse_connect_to() -> None:
         ["docs.python.org:80:127.0.0.1:8401", "::127.0.0.1:9000", "Example.test:443:[::1]:"]
     )
     assert rules[0] == ConnectToRule("docs.python.org", 80, "127.0.0.1", 8401)
-    assert rules[1] == ConnectToRule("", None, "127.0.0.1", 9000)
+    assert rules[1] == ConnectToRule(None, None, "127.0.0.1", 9000)
     assert rules[2] == ConnectToRule("example.test", 443, "::1", None)
+    assert parse_connect_to(["a.test:443::8443"]) == [ConnectToRule("a.test", 443, None, 8443)]
     assert rules[0].matches("DOCS.python.org.", 80)
     assert not rules[0].matches("docs.python.org", 443)
     assert rules[1].matches("anything.example", 1234)
@@ -200,6 +201,21 @@ async def test_resolver_connect_to_rule_is_trusted() -> None:
     assert (res["host"], res["port"], res["hostname"]) == ("127.0.0.1", 8401, "example.test")
     with pytest.raises(OSError):  # other ports are not mapped: a normal (failing) lookup
         await guard.resolve("example.test", 443)
+
+
+async def test_connect_to_targets_must_pass_an_explicit_allowlist() -> None:
+    rules = parse_connect_to(["site.test:80:127.0.0.1:8000", "internal.test:80:127.0.0.2:8000"])
+    guard = GuardedResolver(allow=[ip_network("127.0.0.1/32")], connect_to=rules)
+    [res] = await guard.resolve("site.test", 80)
+    assert (res["host"], res["port"]) == ("127.0.0.1", 8000)
+    with pytest.raises(SSRFError):
+        await guard.resolve("internal.test", 80)
+
+
+async def test_connect_to_port_only_rule_still_guarded() -> None:
+    guard = GuardedResolver(connect_to=parse_connect_to(["localhost:80::8080"]))
+    with pytest.raises(SSRFError):
+        await guard.resolve("localhost", 80)
 
 
 async def test_resolver_localhost_refused() -> None:
@@ -268,6 +284,18 @@ async def test_fetch_connect_to_mapping() -> None:
             assert res.body == b"host=example.test"  # Host header keeps the original name
             other = await f.fetch(f"http://127.0.0.1:{port}/")
             assert other.error == "ssrf"  # the mapping is no allowlist
+
+
+async def test_fetch_connect_to_outside_allowlist_refused() -> None:
+    async with serve() as port:
+        s = settings(
+            allow_networks=["127.0.0.1/32"],
+            connect_to=[f"site.test:80:127.0.0.1:{port}", f"internal.test:80:127.0.0.2:{port}"],
+        )
+        async with Fetcher(s) as f:
+            assert (await f.fetch("http://site.test/")).body == b"host=site.test"
+            res = await f.fetch("http://internal.test/")
+            assert res.error == "ssrf" and res.status == 0
 
 
 async def test_fetch_name_resolving_to_private_via_resolver() -> None:

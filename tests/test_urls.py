@@ -53,6 +53,7 @@ from webcorpus.crawl.urls import (
         ("http://example.com/p?utm_source=x", None, "http://example.com/p"),
         ("https://user:pw@example.com/", None, "https://example.com/"),
         ("https://B\u00fccher.DE./x", None, "https://xn--bcher-kva.de/x"),
+        ("https://example\uff0ecom\uff0e/", None, "https://example.com/"),
         ("http://2130706433/", None, "http://127.0.0.1/"),
         ("http://0x7f.1/", None, "http://127.0.0.1/"),
         ("http://[0:0::1]:8000/", None, "http://[::1]:8000/"),
@@ -96,9 +97,7 @@ def test_normalize_url_relative_without_base_is_none() -> None:
     assert normalize_url("/just/a/path") is None
 
 
-_url_chars = st.text(
-    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40
-)
+_url_chars = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=40)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

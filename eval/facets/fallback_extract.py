@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import date
-from urllib.parse import urljoin, urldefrag
+from urllib.parse import urldefrag, urljoin
 
 import lxml.html
 import trafilatura
@@ -90,8 +90,10 @@ def extract(html: bytes, url: str, *, headers: object = None) -> ExtractedDocume
     title = (tree.findtext(".//title") or "").strip() or None
     lang = tree.get("lang") or tree.get("{http://www.w3.org/XML/1998/namespace}lang")
     if not lang:
-        metas = tree.xpath('//meta[translate(@http-equiv,"CONTENTLANGUAGE","contentlanguage")='
-                           '"content-language"]/@content')
+        metas = tree.xpath(
+            '//meta[translate(@http-equiv,"CONTENTLANGUAGE","contentlanguage")='
+            '"content-language"]/@content'
+        )
         lang = metas[0] if metas else None
     hreflang = [
         (h, urljoin(url, u))
@@ -107,8 +109,9 @@ def extract(html: bytes, url: str, *, headers: object = None) -> ExtractedDocume
     meta_pub = tree.xpath('//meta[@property="article:published_time"]/@content')
     published = _parse_date(ld_pub) or _parse_date(meta_pub[0] if meta_pub else None)
     if published is None:
-        found = find_date(html.decode("utf-8", "replace"), url=url, original_date=True,
-                          extensive_search=False)
+        found = find_date(
+            html.decode("utf-8", "replace"), url=url, original_date=True, extensive_search=False
+        )
         published = _parse_date(found)
     links: list[Link] = []
     for a in tree.xpath("//a[@href]"):
@@ -122,9 +125,7 @@ def extract(html: bytes, url: str, *, headers: object = None) -> ExtractedDocume
                 position="template" if _in_template(a) else "body",
             )
         )
-    has_code = "```" in md or bool(re.search(r"`[^`\n]{2,}`", md)) and bool(
-        tree.xpath("//pre")
-    )
+    has_code = "```" in md or (bool(re.search(r"`[^`\n]{2,}`", md)) and bool(tree.xpath("//pre")))
     return ExtractedDocument(
         title=title,
         markdown=md,

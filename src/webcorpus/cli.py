@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import sys
-import time
 from typing import Any
 
 from webcorpus import __version__
@@ -32,10 +32,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         settings.worker = False
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     app = create_app(settings)
-    print(f"webcorpus {__version__} on http://{settings.host}:{settings.port} "
-          f"(data: {settings.data_dir.resolve()})", file=sys.stderr)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level=args.log_level,
-                access_log=args.access_log)
+    print(
+        f"webcorpus {__version__} on http://{settings.host}:{settings.port} "
+        f"(data: {settings.data_dir.resolve()})",
+        file=sys.stderr,
+    )
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=args.log_level,
+        access_log=args.access_log,
+    )
     return 0
 
 
@@ -45,10 +53,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     settings = _settings()
     store = open_store(settings)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(Worker(settings, store).run())
-    except KeyboardInterrupt:
-        pass
     return 0
 
 
@@ -56,9 +62,11 @@ def _progress_line(view: dict[str, Any]) -> str:
     p = view["progress"]
     eta = p.get("eta")
     eta_s = f" eta {eta['low_s']}-{eta['high_s']}s" if eta and view["state"] == "running" else ""
-    return (f"{view['state']:<9} indexed {p['indexed']:>5}  pending {p['pending']:>5}  "
-            f"discovered {p['discovered']:>5}  {p['pages_per_min']:>7.1f} pages/min"
-            f"  embed backlog {p['embedding_backlog']}{eta_s}")
+    return (
+        f"{view['state']:<9} indexed {p['indexed']:>5}  pending {p['pending']:>5}  "
+        f"discovered {p['discovered']:>5}  {p['pages_per_min']:>7.1f} pages/min"
+        f"  embed backlog {p['embedding_backlog']}{eta_s}"
+    )
 
 
 def cmd_crawl(args: argparse.Namespace) -> int:
@@ -69,8 +77,13 @@ def cmd_crawl(args: argparse.Namespace) -> int:
 
     settings = _settings()
     store = open_store(settings)
-    body: dict[str, Any] = {"domain": args.domain, "budget": args.budget,
-                            "refresh": args.refresh, "force": args.force, "shots": args.shots}
+    body: dict[str, Any] = {
+        "domain": args.domain,
+        "budget": args.budget,
+        "refresh": args.refresh,
+        "force": args.force,
+        "shots": args.shots,
+    }
     try:
         params = crawls.parse_crawl_body(body, settings)
         job = crawls.start_crawl(store, params, None)
@@ -102,10 +115,19 @@ def cmd_crawl(args: argparse.Namespace) -> int:
         return 130
     view = jobs.job_view(store, jobs.get_job(store, job.id))
     sys.stderr.write("\n")
-    print(json.dumps(view if args.json else {
-        "id": view["id"], "state": view["state"], "progress": view["progress"],
-        "coverage": {k: v["count"] for k, v in view["coverage"]["buckets"].items()},
-    }, indent=2))
+    print(
+        json.dumps(
+            view
+            if args.json
+            else {
+                "id": view["id"],
+                "state": view["state"],
+                "progress": view["progress"],
+                "coverage": {k: v["count"] for k, v in view["coverage"]["buckets"].items()},
+            },
+            indent=2,
+        )
+    )
     return 0 if view["state"] in ("completed", "partial") else 1
 
 
@@ -117,8 +139,9 @@ def cmd_keys(args: argparse.Namespace) -> int:
     store = open_store(_settings())
     if args.keys_cmd == "create":
         try:
-            key = keys.create_key(store, args.name,
-                                  scopes="read" if args.read_only else "read,write")
+            key = keys.create_key(
+                store, args.name, scopes="read" if args.read_only else "read,write"
+            )
         except (ServiceError, ConflictError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-
-from pydantic import Field, field_validator
 from typing import Annotated
 
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from webcorpus import __version__
@@ -27,6 +26,8 @@ class Settings(BaseSettings):
     # Crawler network
     allow_networks: Annotated[list[str], NoDecode] = Field(default_factory=list)
     connect_to: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    connect_to_only: bool = False
+    """Reach only hosts named in connect_to; never ask DNS (tests, air-gapped networks)."""
     user_agent: str = f"webcorpus/{__version__} (+https://github.com/webcorpus/webcorpus)"
     crawl_delay_s: float = 0.25
     host_concurrency: int = 4
@@ -41,7 +42,7 @@ class Settings(BaseSettings):
 
     # Crawl scope and traps
     allow_private_suffixes: bool = False
-    """Accept crawl targets under non-public suffixes (.test, .example, .internal): intranets, tests."""
+    """Accept crawl targets under non-public suffixes (.test, .example, .internal)."""
     max_sitemaps: int = 50
     max_sitemap_urls: int = 50000
     max_depth: int = 30

@@ -3,7 +3,9 @@
 ``scripts/setup-test-env.sh`` downloads and unpacks the packages into ``<cache>/root``; this module
 builds, once per cache, a site tree per host under ``<cache>/sites/v<N>/<host>/``: symlinks into the
 unpacked (pristine, never modified) Debian tree plus generated robots.txt, sitemaps and home pages.
-nginx (see ``nginx.py``) serves those trees, with a per-run writable overlay in front.
+nginx (see ``nginx.py``) serves those trees, with a per-run writable overlay in front. The packaged
+canonical links are rewritten to the served http URL (Python's point at file:///usr/share/doc/...,
+the handbook's at https://), in copies; everything else is served as packaged.
 
 Hosts, URL layout and robots rules:
 
@@ -20,6 +22,13 @@ Hosts, URL layout and robots rules:
   index with one plain child ``/sitemaps/<lang>.xml`` per language and ``/sitemaps/home.xml``
   for the root page.
 
+What a crawl from ``/`` meets (following <a href> links, measured on the Debian 12 packages):
+python: 526 of the 530 pages are linked (4 distutils/includes pages only via the sitemap), one
+dead link (/whatsnew/changelog.html: 404), 49 in-scope https:// URLs (www.python.org, nothing
+serves them); postgres: all 1170 pages linked, 10 in-scope https:// URLs; handbook: all 3303 pages
+linked, every book page links http://debian-handbook.info/get/ (robots), 5 in-scope https:// URLs.
+``/`` and ``/index.html`` are the same page on every host.
+
 Alias hosts answer with a 301 to the main host (so a crawl of the root domain finds the docs):
 ``python.org``/``www.python.org`` -> docs.python.org, ``postgresql.org`` -> www.postgresql.org,
 ``www.debian-handbook.info`` -> debian-handbook.info.
@@ -30,6 +39,7 @@ from __future__ import annotations
 import gzip
 import html
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -39,7 +49,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 # Bump when the generated layout changes: old site trees are then rebuilt beside the new ones.
-LAYOUT_VERSION = 2
+LAYOUT_VERSION = 3
 PYTHON_HOST = "docs.python.org"
 POSTGRES_HOST = "www.postgresql.org"
 HANDBOOK_HOST = "debian-handbook.info"
@@ -51,6 +61,13 @@ PYTHON_HTML = Path("usr/share/doc/python3.11/html")
 POSTGRES_HTML = Path("usr/share/doc/postgresql-doc-15/html")
 HANDBOOK_HTML = Path("usr/share/doc/debian-handbook/html")
 REQUIRED_STAMPS = ("python3.11-doc_", "postgresql-doc-15_", "debian-handbook_")
+# The packaged pages declare canonicals the loopback sites cannot serve: Python's point at
+# file:///usr/share/doc/..., the handbook's at https://. Rewritten to the http URL we serve.
+PYTHON_CANONICAL = (rb"file:///usr/share/doc/python3\.11/html/", b"http://docs.python.org/")
+HANDBOOK_CANONICAL = (
+    rb'(rel="canonical" href=")https://debian-handbook\.info/',
+    rb"\g<1>http://debian-handbook.info/",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +142,6 @@ def ensure_unpacked(cache_dir: Path) -> Path:
     root = cache_dir / "root"
     if not _unpacked(root):
         env = {**os.environ, "WEBCORPUS_TEST_CACHE": str(cache_dir)}
-        if "WEBCORPUS_TEST_DEBS_FROM" not in env and Path("/tmp/debs").is_dir():
-            env["WEBCORPUS_TEST_DEBS_FROM"] = "/tmp/debs"
         subprocess.run(["bash", str(SETUP_SCRIPT)], check=True, env=env)
         if not _unpacked(root):
             raise RuntimeError(f"{SETUP_SCRIPT} did not unpack the doc packages into {root}")
@@ -179,11 +194,12 @@ def _python_site(debian_root: Path, root: Path, *, write: bool) -> DocSite:
     pages = sorted("/" + rel for rel in _html_files(docs))
     disallow = ("/_sources/", "/genindex")
     sitemaps = ["/sitemap.xml"]
-    chunks = [pages[i : i + PYTHON_SITEMAP_CHUNK] for i in range(0, len(pages), PYTHON_SITEMAP_CHUNK)]
+    chunks = [
+        pages[i : i + PYTHON_SITEMAP_CHUNK] for i in range(0, len(pages), PYTHON_SITEMAP_CHUNK)
+    ]
     sitemaps += [f"/sitemaps/docs-{n}.xml.gz" for n in range(1, len(chunks) + 1)]
     if write:
-        for entry in docs.iterdir():  # symlink farm: the docs at /, generated files beside them
-            (root / entry.name).symlink_to(entry)
+        _mirror(docs, root, PYTHON_CANONICAL)
         (root / "sitemaps").mkdir()
         for path, chunk in zip(sitemaps[1:], chunks, strict=True):
             xml = _urlset(PYTHON_HOST, ((p, docs / p[1:]) for p in chunk))
@@ -243,8 +259,7 @@ def _handbook_site(debian_root: Path, root: Path, *, write: bool) -> DocSite:
         home = _urlset(HANDBOOK_HOST, [("/", root / "index.html")])
         (root / "sitemaps" / "home.xml").write_text(home)
         for lang in langs:
-            (root / "browse" / lang).mkdir(parents=True)
-            (root / "browse" / lang / "stable").symlink_to(books / lang)
+            _mirror(books / lang, root / "browse" / lang / "stable", HANDBOOK_CANONICAL)
             prefix = f"/browse/{lang}/stable/"
             entries = [(p, books / lang / p.removeprefix(prefix)) for p in per_lang[lang]]
             (root / "sitemaps" / f"{lang}.xml").write_text(_urlset(HANDBOOK_HOST, entries))
@@ -265,6 +280,26 @@ def _handbook_site(debian_root: Path, root: Path, *, write: bool) -> DocSite:
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+
+def _mirror(src: Path, dst: Path, rewrite: tuple[bytes, bytes]) -> None:
+    """Mirror src into dst: directories made, HTML files the rewrite changes copied (mtime kept,
+    so Last-Modified stays the package's), every other file a symlink (broken ones 404)."""
+    pattern = re.compile(rewrite[0])
+    for dirpath, _dirs, files in os.walk(src):
+        rel = Path(dirpath).relative_to(src)
+        (dst / rel).mkdir(parents=True, exist_ok=True)
+        for name in files:
+            source, target = Path(dirpath, name), dst / rel / name
+            if name.endswith(".html") and source.is_file():
+                data = source.read_bytes()
+                new = pattern.sub(rewrite[1], data)
+                if new != data:
+                    target.write_bytes(new)
+                    mtime = source.stat().st_mtime
+                    os.utime(target, (mtime, mtime))
+                    continue
+            target.symlink_to(source)
 
 
 def _html_files(top: Path) -> Iterator[str]:
@@ -319,7 +354,7 @@ def _postgres_home() -> str:
 <html lang="en">
 <head><meta charset="utf-8">
 <title>PostgreSQL: The world's most advanced open source database</title>
-<meta name="description" content="PostgreSQL is a powerful, open source object-relational database.">
+<meta name="description" content="PostgreSQL: a powerful, open source object-relational database.">
 </head>
 <body>
 <header><nav><a href="/">Home</a> <a href="/docs/15/index.html">Documentation</a></nav></header>

@@ -31,7 +31,7 @@ import threading
 import time
 import zlib
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
@@ -58,7 +58,7 @@ EXPECTED_BUCKETS: dict[str, str] = {
     "/redirect/loop-a": "redirected",  # 301 -> /redirect/loop-b
     "/redirect/loop-b": "redirected",  # 301 -> /redirect/loop-a
     "/redirect/to-about": "redirected",  # 301 -> /about
-    "/redirect/to-loopback": "redirected",  # 302 -> http://127.0.0.1:<port>/ssrf-target (IP literal)
+    "/redirect/to-loopback": "redirected",  # 302 -> http://127.0.0.1:<port>/ssrf-target
     "/redirect/to-internal": "redirected",  # 302 -> http://internal.hostile.example/ssrf-target
     f"http://{INTERNAL_HOST}/ssrf-target": "fetchError",  # SSRF guard refuses 127.0.0.2
     "/status/403": "clientError",
@@ -207,8 +207,8 @@ class HostileApp:
         elif path == "/":
             await self._html(send, headers, _home())
         elif path == "/robots.txt":
-            body = f"User-agent: *\nDisallow: /private/\n\nSitemap: http://{host}/sitemap.xml\n"
-            await _respond(send, 200, body.encode(), [("content-type", "text/plain")])
+            robots = f"User-agent: *\nDisallow: /private/\n\nSitemap: http://{host}/sitemap.xml\n"
+            await _respond(send, 200, robots.encode(), [("content-type", "text/plain")])
         elif path == "/sitemap.xml":
             await _respond(send, 200, _sitemap(host), [("content-type", "application/xml")])
         elif path == "/article-1-copy":
@@ -293,7 +293,10 @@ async def _huge(send: Send, size: int) -> None:
     head = b"<!DOCTYPE html><html><head><title>Huge page</title></head><body>\n"
     para = b"<p>" + b"This page never ends. " * 40 + b"</p>\n"
     chunk = para * (65536 // len(para))
-    headers = [(b"content-type", b"text/html; charset=utf-8"), (b"content-length", str(size).encode())]
+    headers = [
+        (b"content-type", b"text/html; charset=utf-8"),
+        (b"content-length", str(size).encode()),
+    ]
     await send({"type": "http.response.start", "status": 200, "headers": headers})
     sent = len(head)
     await send({"type": "http.response.body", "body": head, "more_body": True})
@@ -349,7 +352,7 @@ async def _bomb(send: Send, inflated: int) -> None:
 
 def _page(title: str, body: str, head: str = "") -> bytes:
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\">\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8">\n'
         f"<title>{html.escape(title)}</title>\n{head}\n</head>\n<body>\n"
         '<nav><a href="/">Home</a> <a href="/about">About</a></nav>\n'
         f"<main>\n<h1>{html.escape(title)}</h1>\n{body}\n</main>\n</body>\n</html>\n"
@@ -386,7 +389,9 @@ def _calendar(query: str) -> bytes:
 
 def _repeat(path: str) -> bytes:
     depth = path.count("/a")
-    body = f'<p>Directory level {depth} of a misconfigured relative link.</p>\n<a href="a/">Deeper</a>'
+    body = (
+        f'<p>Directory level {depth} of a misconfigured relative link.</p>\n<a href="a/">Deeper</a>'
+    )
     return _page(f"Level {depth}", body)
 
 
@@ -481,8 +486,11 @@ class RunningHostile:
         return int(self._refuser.getsockname()[1])
 
     def connect_to(self, *, refuse_https: bool = False) -> list[str]:
-        """``--connect-to`` entries: the site on 127.0.0.1, internal.hostile.example on 127.0.0.2."""
-        out = [f"{self.host}:80:127.0.0.1:{self.port}", f"{INTERNAL_HOST}:80:{INTERNAL_ADDR}:{self.port}"]
+        """``--connect-to`` entries: the site on 127.0.0.1, the internal host on 127.0.0.2."""
+        out = [
+            f"{self.host}:80:127.0.0.1:{self.port}",
+            f"{INTERNAL_HOST}:80:{INTERNAL_ADDR}:{self.port}",
+        ]
         if refuse_https:
             out += [f"{h}:443:127.0.0.1:{self.refused_port}" for h in (self.host, INTERNAL_HOST)]
         return out
@@ -492,9 +500,7 @@ class RunningHostile:
 
     def expected_buckets(self) -> dict[str, str]:
         """EXPECTED_BUCKETS keyed by absolute URL."""
-        return {
-            (self.url(k) if k.startswith("/") else k): v for k, v in EXPECTED_BUCKETS.items()
-        }
+        return {(self.url(k) if k.startswith("/") else k): v for k, v in EXPECTED_BUCKETS.items()}
 
     def requests_to(self, target: str) -> list[Hit]:
         return [h for h in self.app.hits if h.target == target]
@@ -556,7 +562,7 @@ def start_hostile(host: str = HOSTILE_HOST, *, slow_s: float = 5.0) -> RunningHo
 
 
 @contextlib.contextmanager
-def running_hostile(host: str = HOSTILE_HOST, *, slow_s: float = 5.0) -> Any:
+def running_hostile(host: str = HOSTILE_HOST, *, slow_s: float = 5.0) -> Iterator[RunningHostile]:
     server = start_hostile(host, slow_s=slow_s)
     try:
         yield server

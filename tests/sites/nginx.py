@@ -8,10 +8,13 @@ undoes both. The cached tree is never written to.
 
 from __future__ import annotations
 
+import ctypes
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -97,7 +100,9 @@ class RunningServer:
                 out.append(f"{host}:443:127.0.0.1:{self.refused_port}")
         return out
 
-    def connect_to_env(self, hosts: Iterable[str] | None = None, *, refuse_https: bool = False) -> str:
+    def connect_to_env(
+        self, hosts: Iterable[str] | None = None, *, refuse_https: bool = False
+    ) -> str:
         """The value for ``WEBCORPUS_CONNECT_TO``."""
         return ",".join(self.connect_to(hosts, refuse_https=refuse_https))
 
@@ -171,10 +176,22 @@ def start_nginx(sites: DocSites | Iterable[DocSite], workdir: Path | None = None
         conf.write_text(render_config(site_map, workdir, port))
         log = (workdir / "logs" / "stderr.log").open("ab")
         proc = subprocess.Popen(
-            [nginx_binary(), "-p", str(workdir), "-c", str(conf), "-e", str(workdir / "logs" / "error.log")],
+            [
+                nginx_binary(),
+                "-p",
+                str(workdir),
+                "-c",
+                str(conf),
+                "-e",
+                str(workdir / "logs" / "error.log"),
+            ],
             stdout=log,
             stderr=log,
             stdin=subprocess.DEVNULL,
+            # PDEATHSIG follows the forking *thread*: only tie nginx to the main thread's life.
+            preexec_fn=_die_with_parent
+            if threading.current_thread() is threading.main_thread()
+            else None,
         )
         log.close()
         if _wait_listening(proc, port, timeout=10):
@@ -188,12 +205,20 @@ def start_nginx(sites: DocSites | Iterable[DocSite], workdir: Path | None = None
 
 
 @contextmanager
-def running_nginx(sites: DocSites | Iterable[DocSite], workdir: Path | None = None) -> Iterator[RunningServer]:
+def running_nginx(
+    sites: DocSites | Iterable[DocSite], workdir: Path | None = None
+) -> Iterator[RunningServer]:
     server = start_nginx(sites, workdir)
     try:
         yield server
     finally:
         server.stop()
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: SIGTERM nginx if the test process dies without stopping it."""
+    with suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def _wait_listening(proc: subprocess.Popen[bytes], port: int, timeout: float) -> bool:
@@ -224,7 +249,8 @@ def render_config(sites: dict[str, DocSite], workdir: Path, port: int) -> str:
     for host, site in sites.items():
         overlay = workdir / "overlay" / host
         redirects = "".join(
-            f"\n        location = {src} {{ return 301 {dst}; }}" for src, dst in site.redirects.items()
+            f"\n        location = {src} {{ return 301 {dst}; }}"
+            for src, dst in site.redirects.items()
         )
         servers.append(
             f"""

@@ -20,19 +20,43 @@ from webcorpus.store.models import ContentQuery
 router = APIRouter(tags=["content"], dependencies=[Depends(require_read)])
 
 Sort = Literal[
-    "relevance", "cited", "published", "words", "technicality", "depth", "originality",
-    "promotional", "indexed",
+    "relevance",
+    "cited",
+    "published",
+    "words",
+    "technicality",
+    "depth",
+    "originality",
+    "promotional",
+    "indexed",
 ]
 Score = Annotated[float | None, Query(ge=0, le=1)]
 
 CONTENT_PARAMS = (
-    "q", "domain", "collection", "type", "format", "audience", "locale", "topics",
-    "technicality_min", "depth_min", "originality_min", "promotional_max", "has_code",
-    "words_min", "published_after", "sort", "limit", "offset",
+    "q",
+    "domain",
+    "collection",
+    "type",
+    "format",
+    "audience",
+    "locale",
+    "topics",
+    "technicality_min",
+    "depth_min",
+    "originality_min",
+    "promotional_max",
+    "has_code",
+    "words_min",
+    "published_after",
+    "sort",
+    "limit",
+    "offset",
 )
 
 
-def split_list(param: str, value: str | None, vocabulary: dict[str, str] | None = None) -> list[str]:
+def split_list(
+    param: str, value: str | None, vocabulary: dict[str, str] | None = None
+) -> list[str]:
     if value is None:
         return []
     items = [v.strip().lower() for v in value.split(",") if v.strip()]
@@ -76,7 +100,9 @@ def parse_published_after(value: str | None) -> str | None:
             return date.fromisoformat(value).isoformat()
         return datetime.fromisoformat(value.replace("Z", "+00:00")).date().isoformat()
     except ValueError as exc:
-        raise invalid_param("published_after", "must be a date (YYYY-MM-DD) or an RFC 3339 time") from exc
+        raise invalid_param(
+            "published_after", "must be a date (YYYY-MM-DD) or an RFC 3339 time"
+        ) from exc
 
 
 @router.get("/api/content", summary="Faceted list of pages")
@@ -152,7 +178,11 @@ def list_content(
     }
     data, total = content.list_content(get_store(request), query)
     return envelope(
-        data, total=total, limit=limit, offset=offset, sort=effective_sort,
+        data,
+        total=total,
+        limit=limit,
+        offset=offset,
+        sort=effective_sort,
         applied={k: v for k, v in applied.items() if v is not None},
         unknown=unrecognized(request, CONTENT_PARAMS),
     )

@@ -32,12 +32,16 @@ def list_jobs(
 ) -> dict[str, Any]:
     store = get_store(request)
     records, total = store.list_jobs(domain=domain, state=state, limit=limit, offset=offset)
-    data = [
-        {k: v for k, v in jobs.job_view(store, r).items() if k != "coverage"} for r in records
-    ]
+    data = [{k: v for k, v in jobs.job_view(store, r).items() if k != "coverage"} for r in records]
     applied = {k: v for k, v in {"domain": domain, "state": state}.items() if v is not None}
-    return envelope(data, total=total, limit=limit, offset=offset, applied=applied,
-                    unknown=unrecognized(request, ["domain", "state", "limit", "offset"]))
+    return envelope(
+        data,
+        total=total,
+        limit=limit,
+        offset=offset,
+        applied=applied,
+        unknown=unrecognized(request, ["domain", "state", "limit", "offset"]),
+    )
 
 
 @router.get("/api/jobs/{job_id}", summary="Live status of a crawl job")
@@ -56,12 +60,22 @@ def job_urls(
 ) -> dict[str, Any]:
     rows, total = jobs.job_urls(get_store(request), _job_id(job_id), bucket, limit, offset)
     applied = {"bucket": bucket} if bucket else {}
-    return envelope(rows, total=total, limit=limit, offset=offset, applied=applied,
-                    unknown=unrecognized(request, ["bucket", "limit", "offset"]))
+    return envelope(
+        rows,
+        total=total,
+        limit=limit,
+        offset=offset,
+        applied=applied,
+        unknown=unrecognized(request, ["bucket", "limit", "offset"]),
+    )
 
 
-@router.post("/api/jobs/{job_id}/cancel", status_code=202, summary="Cancel a job",
-             dependencies=[Depends(require_write)])
+@router.post(
+    "/api/jobs/{job_id}/cancel",
+    status_code=202,
+    summary="Cancel a job",
+    dependencies=[Depends(require_write)],
+)
 def cancel_job(request: Request, job_id: str) -> dict[str, Any]:
     store = get_store(request)
     job = crawls.cancel_job(store, _job_id(job_id))

@@ -14,9 +14,17 @@ from webcorpus.services.errors import TITLES, ServiceError
 
 log = logging.getLogger("webcorpus.api")
 
-_STATUS_CODES = {400: "invalid_parameter", 401: "unauthorized", 403: "forbidden",
-                 404: "not_found", 405: "method_not_allowed", 409: "conflict",
-                 413: "payload_too_large", 415: "unsupported_media_type", 429: "rate_limited"}
+_STATUS_CODES = {
+    400: "invalid_parameter",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    429: "rate_limited",
+}
 
 
 def problem(
@@ -39,8 +47,9 @@ def problem(
         body["errors"] = errors
     if extra:
         body.update(extra)
-    return JSONResponse(body, status_code=status, headers=headers,
-                        media_type="application/problem+json")
+    return JSONResponse(
+        body, status_code=status, headers=headers, media_type="application/problem+json"
+    )
 
 
 def _validation_errors(exc: RequestValidationError) -> tuple[str, list[dict[str, str]], str]:
@@ -61,8 +70,9 @@ def _validation_errors(exc: RequestValidationError) -> tuple[str, list[dict[str,
 def install(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
-        return problem(exc.code, exc.detail, errors=exc.errors, headers=exc.headers,
-                       extra=exc.extra)
+        return problem(
+            exc.code, exc.detail, errors=exc.errors, headers=exc.headers, extra=exc.extra
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:

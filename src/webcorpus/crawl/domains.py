@@ -164,9 +164,7 @@ def validate_root_domain(value: str, *, allow_private_suffixes: bool = False) ->
         )
     psl = _psl()
     if psl.is_public(host, accept_unknown=allow_private_suffixes):
-        raise ValueError(
-            f"domain {value!r} is a public suffix: give a registrable domain under it"
-        )
+        raise ValueError(f"domain {value!r} is a public suffix: give a registrable domain under it")
     if psl.publicsuffix(host, accept_unknown=allow_private_suffixes) is None:
         raise ValueError(f"domain {value!r} is not under a known public suffix")
     registrable = psl.privatesuffix(host, accept_unknown=allow_private_suffixes)

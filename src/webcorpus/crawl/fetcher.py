@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import errno
 import random
 import socket
 import ssl
@@ -90,6 +91,7 @@ class Fetcher:
             allow=parse_networks(settings.allow_networks),
             connect_to=parse_connect_to(settings.connect_to),
             resolver=base_resolver,
+            connect_to_only=settings.connect_to_only,
         )
         self._session: aiohttp.ClientSession | None = None
         # A slow-drip server must not hold a slot forever: cap the whole exchange as well.
@@ -154,7 +156,7 @@ class Fetcher:
         if not target.raw_host:
             return FetchResult(url=url, status=0, error="protocol", error_detail="URL has no host")
         try:
-            ip = self.resolver.check_literal(target.raw_host, target.port or 0)
+            ip = self.resolver.check_literal(target.raw_host)
         except SSRFError as exc:
             return FetchResult(url=url, status=0, error="ssrf", error_detail=str(exc))
         if ip is not None and target.host != str(ip):
@@ -189,7 +191,9 @@ class Fetcher:
     def _retryable(result: FetchResult) -> bool:
         if result.error is None:
             return result.status in RETRY_STATUSES
-        return result.error == "connect" and not (result.error_detail or "").startswith("tls")
+        # A refused port or a TLS failure will not change in a second: only resets/drops retry.
+        detail = result.error_detail or ""
+        return result.error == "connect" and not detail.startswith(("tls:", "refused:"))
 
     async def _fetch_once(self, url: str, target: URL, headers: dict[str, str]) -> FetchResult:
         if self._session is None:
@@ -243,6 +247,8 @@ class Fetcher:
                 return fail("dns", str(exc))
             if isinstance(exc, aiohttp.ClientSSLError):
                 return fail("connect", f"tls: {exc}")
+            if exc.errno == errno.ECONNREFUSED:
+                return fail("connect", f"refused: {exc}")
             return fail("connect", str(exc))
         except aiohttp.ClientPayloadError as exc:
             cause = exc.__cause__

@@ -37,7 +37,7 @@ _TOKEN_RE = re.compile(r"[A-Za-z_-]+")
 
 
 def product_token(user_agent: str) -> str:
-    """The product token robots.txt groups are matched on: ``webcorpus/0.1 (+…)`` → ``webcorpus``."""
+    """Product token matched against robots.txt groups: ``webcorpus/0.1 (+…)`` → ``webcorpus``."""
     match = _TOKEN_RE.match(user_agent.strip())
     return match.group(0).lower() if match else ""
 
@@ -93,9 +93,9 @@ class RobotsPolicy:
         return cls("ok", user_agent, url, 200, sitemaps, parser)
 
     @classmethod
-    def allow_all(cls, user_agent: str = "", url: str | None = None, http_status: int = 0) -> (
-        RobotsPolicy
-    ):
+    def allow_all(
+        cls, user_agent: str = "", url: str | None = None, http_status: int = 0
+    ) -> RobotsPolicy:
         return cls("missing", user_agent, url, http_status)
 
     @classmethod

@@ -9,9 +9,10 @@ moves from ``pending`` to exactly one final bucket in the same transaction that 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from datetime import date
 from typing import Any
 from urllib.parse import urlsplit
@@ -74,6 +75,8 @@ class JobRunner:
         self.robots: dict[str, robots_mod.RobotsPolicy] = {}
         self.robots_locks: dict[str, asyncio.Lock] = {}
         self.answered: dict[str, bool] = {}
+        self.started: set[str] = set()
+        self.robots_failure: dict[str, str] = {}
         self.traps = TrapGuard.from_settings(settings)
         self.fetched = 0
         self.budget_spent = False
@@ -83,17 +86,33 @@ class JobRunner:
         self.wakeup = asyncio.Event()
         self.cpu_ms = 0.0
         self.info: dict[str, Any] = dict(job.info)
+        self.db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="webcorpus-db")
+
+    async def _db(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a store call on the job's own database thread, never on the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self.db_thread, functools.partial(fn, *args, **kwargs)
+        )
 
     # ------------------------------------------------------------------ lifecycle
     async def run(self) -> None:
+        try:
+            await self._guarded_run()
+        finally:
+            self.db_thread.shutdown(wait=True)
+
+    async def _guarded_run(self) -> None:
         try:
             await self._run()
         except LeaseLost:
             log.warning("job %s: lease lost; another worker owns it now", self.job.id)
         except Exception as exc:
             log.exception("job %s failed", self.job.id)
-            self.store.move_bucket(self.job.id, "pending", "stoppedEarly", f"job failed: {exc}")
-            self.store.update_job(
+            await self._db(
+                self.store.move_bucket, self.job.id, "pending", "stoppedEarly", f"job failed: {exc}"
+            )
+            await self._db(
+                self.store.update_job,
                 self.job.id,
                 state="failed",
                 finished_at=now_iso(),
@@ -102,14 +121,14 @@ class JobRunner:
             )
 
     async def _run(self) -> None:
-        self.fetched = self.store.fetched_count(self.job.id)
-        self.known = self.store.ledger_urls(self.job.id)
+        self.fetched = await self._db(self.store.fetched_count, self.job.id)
+        self.known = await self._db(self.store.ledger_urls, self.job.id)
         async with Fetcher(self.settings) as fetcher:
             self.fetcher = fetcher
             self.throttle = HostThrottle.from_settings(self.settings)
             heartbeat = asyncio.create_task(self._heartbeat())
             try:
-                pending = self.store.pending_urls(self.job.id)
+                pending = await self._db(self.store.pending_urls, self.job.id)
                 if self.known:
                     for entry in pending:
                         self.frontier.push(entry)
@@ -132,27 +151,37 @@ class JobRunner:
         interval = max(1.0, self.settings.job_lease_s / 3)
         while True:
             await asyncio.sleep(interval)
-            if not self.store.renew_lease(self.job.id, self.owner, self.settings.job_lease_s):
+            if not await self._db(
+                self.store.renew_lease, self.job.id, self.owner, self.settings.job_lease_s
+            ):
                 self.lost = True
                 self.wakeup.set()
                 return
-            if self.store.is_cancel_requested(self.job.id):
+            if await self._db(self.store.is_cancel_requested, self.job.id):
                 self.cancelled = True
                 self.wakeup.set()
-            self.store.update_job(self.job.id, fetched=self.fetched)
+            await self._db(self.store.update_job, self.job.id, fetched=self.fetched)
 
     async def _finish(self) -> None:
         job_id = self.job.id
         if self.cancelled:
-            self.store.move_bucket(job_id, "pending", "stoppedEarly", "the job was cancelled")
+            await self._db(
+                self.store.move_bucket, job_id, "pending", "stoppedEarly", "the job was cancelled"
+            )
             state = "cancelled"
         else:
             if self.budget_spent:
-                self.store.move_bucket(
-                    job_id, "pending", "budget", f"budget of {self.budget} pages spent"
+                await self._db(
+                    self.store.move_bucket,
+                    job_id,
+                    "pending",
+                    "budget",
+                    f"budget of {self.budget} pages spent",
                 )
-            self.store.move_bucket(job_id, "pending", "stoppedEarly", "stopped before fetch")
-            counts = self.store.bucket_counts(job_id)
+            await self._db(
+                self.store.move_bucket, job_id, "pending", "stoppedEarly", "stopped before fetch"
+            )
+            counts = await self._db(self.store.bucket_counts, job_id)
             partial = counts.get("budget", 0) or counts.get("stoppedEarly", 0)
             state = "partial" if partial else "completed"
         await asyncio.get_running_loop().run_in_executor(
@@ -160,7 +189,8 @@ class JobRunner:
         )
         await self._wait_embeddings()
         self.info["cpu_ms_per_page"] = round(self.cpu_ms / max(1, self.fetched), 2)
-        self.store.update_job(
+        await self._db(
+            self.store.update_job,
             job_id,
             state=state,
             finished_at=now_iso(),
@@ -174,8 +204,13 @@ class JobRunner:
         """A job reaches its final state only once its chunks have vectors."""
         if self.embeddings_active is None or not self.embeddings_active():
             return
-        while self.store.embedding_backlog(self.job.id) > 0 and self.embeddings_active():
-            if not self.store.renew_lease(self.job.id, self.owner, self.settings.job_lease_s):
+        while (
+            await self._db(self.store.embedding_backlog, self.job.id) > 0
+            and self.embeddings_active()
+        ):
+            if not await self._db(
+                self.store.renew_lease, self.job.id, self.owner, self.settings.job_lease_s
+            ):
                 raise LeaseLost
             await asyncio.sleep(0.5)
 
@@ -195,7 +230,7 @@ class JobRunner:
     async def _discover(self) -> None:
         entry = None
         for origin in self._entry_candidates():
-            policy = await self._robots(origin)
+            await self._robots(origin)
             if self.answered.get(origin):
                 entry = origin
                 break
@@ -205,20 +240,24 @@ class JobRunner:
             await self._add([UrlEntry(url=origin + "/", source="entry", priority=-1)])
             return
         self.info["entry_url"] = entry + "/"
-        self.store.set_domain_entry(self.domain, entry + "/")
+        await self._db(self.store.set_domain_entry, self.domain, entry + "/")
         seeds = [UrlEntry(url=entry + "/", source="entry", priority=-1)]
         if self.refresh or self.force:
-            for url in self.store.known_page_urls(self.domain):
+            for url in await self._db(self.store.known_page_urls, self.domain):
                 seeds.append(UrlEntry(url=url, source="known", priority=priority_for(1, "link")))
         await self._add(seeds)
         await self._read_sitemaps(entry)
 
     async def _read_sitemaps(self, origin: str) -> None:
         policy = self.robots.get(origin)
-        queue = list(dict.fromkeys([
-            *(policy.sitemaps if policy else []),
-            *sitemaps_mod.default_sitemap_urls(origin),
-        ]))
+        queue = list(
+            dict.fromkeys(
+                [
+                    *(policy.sitemaps if policy else []),
+                    *sitemaps_mod.default_sitemap_urls(origin),
+                ]
+            )
+        )
         seen: set[str] = set()
         found = 0
         while queue and len(seen) < self.settings.max_sitemaps:
@@ -230,7 +269,9 @@ class JobRunner:
             if not result.ok:
                 status = result.error or f"HTTP {result.status}"
                 if url in (policy.sitemaps if policy else []):
-                    self.store.save_sitemap(self.domain, url, self.job.id, status, 0, None)
+                    await self._db(
+                        self.store.save_sitemap, self.domain, url, self.job.id, status, 0, None
+                    )
                 continue
             parsed = sitemaps_mod.parse_sitemap(
                 result.body, url, max_urls=self.settings.max_sitemap_urls
@@ -243,16 +284,25 @@ class JobRunner:
                     if lastmod:
                         self.lastmod[norm] = lastmod
                     entries.append(
-                        UrlEntry(url=norm, source="sitemap", depth=1,
-                                 priority=priority_for(1, "sitemap"), lastmod=lastmod)
+                        UrlEntry(
+                            url=norm,
+                            source="sitemap",
+                            depth=1,
+                            priority=priority_for(1, "sitemap"),
+                            lastmod=lastmod,
+                        )
                     )
             for child in parsed.children:
                 norm = normalize_url(child)
                 if norm and in_scope(norm, self.domain) and norm not in seen:
                     queue.append(norm)
             found += len(entries)
-            self.store.save_sitemap(
-                self.domain, url, self.job.id, parsed.error or "ok",
+            await self._db(
+                self.store.save_sitemap,
+                self.domain,
+                url,
+                self.job.id,
+                parsed.error or "ok",
                 len(parsed.urls) + len(parsed.children),
                 result.headers.get("last-modified"),
             )
@@ -273,12 +323,16 @@ class JobRunner:
                 origin + "/robots.txt", accept="text/plain,*/*", max_hops=ROBOTS_REDIRECTS
             )
             self.answered[origin] = result.status > 0
+            if result.error or result.status >= 429:
+                self.robots_failure[origin] = (
+                    f"{result.error}" if result.error else f"HTTP {result.status}"
+                )
             policy = robots_mod.policy_from_fetch(result, self.settings.user_agent)
             self.robots[origin] = policy
             if policy.crawl_delay:
-                self.throttle.set_crawl_delay(urlsplit(origin).netloc, policy.crawl_delay)
+                self.throttle.set_crawl_delay(url_host(origin) or "", policy.crawl_delay)
             self.info.setdefault("robots", {})[origin] = policy.status
-            self.store.set_domain_robots(self.domain, policy.status, now_iso())
+            await self._db(self.store.set_domain_robots, self.domain, policy.status, now_iso())
             return policy
 
     async def _fetch_following(
@@ -314,7 +368,7 @@ class JobRunner:
             fresh.append(e)
         if not fresh:
             return
-        added = self.store.add_urls(self.job.id, fresh)
+        added = await self._db(self.store.add_urls, self.job.id, fresh)
         for e in added:
             if e.bucket == "pending":
                 self.frontier.push(e)
@@ -323,6 +377,10 @@ class JobRunner:
     async def _work(self) -> None:
         while not (self.cancelled or self.lost):
             entry = self.frontier.pop()
+            if entry is not None and entry.url in self.started:
+                continue
+            if entry is not None:
+                self.started.add(entry.url)
             if entry is None:
                 if self.in_flight == 0:
                     self.wakeup.set()
@@ -335,8 +393,13 @@ class JobRunner:
                 await self._visit(entry)
             except Exception as exc:
                 log.exception("job %s: %s failed", self.job.id, entry.url)
-                self.store.set_url(self.job.id, entry.url, "fetchError",
-                                   f"internal error: {type(exc).__name__}: {exc}")
+                await self._db(
+                    self.store.set_url,
+                    self.job.id,
+                    entry.url,
+                    "fetchError",
+                    f"internal error: {type(exc).__name__}: {exc}",
+                )
             finally:
                 self.in_flight -= 1
                 self.wakeup.set()
@@ -348,17 +411,37 @@ class JobRunner:
         origin = origin_of(url)
         policy = await self._robots(origin)
         if policy.status == "unreachable":
-            self.store.set_url(job_id, url, "stoppedEarly",
-                               f"robots.txt of {origin} unreachable; retry later")
+            why = self.robots_failure.get(origin, "no answer")
+            if not self.answered.get(origin):
+                await self._db(
+                    self.store.set_url,
+                    job_id,
+                    url,
+                    "fetchError",
+                    f"host unreachable ({why} on {origin}/robots.txt)",
+                )
+            else:
+                await self._db(
+                    self.store.set_url,
+                    job_id,
+                    url,
+                    "robots",
+                    f"{origin}/robots.txt answered {why}: all disallowed (RFC 9309); "
+                    "retried on the next crawl",
+                )
             return
         if not policy.allowed(url):
-            self.store.set_url(job_id, url, "robots", "disallowed by robots.txt")
+            await self._db(self.store.set_url, job_id, url, "robots", "disallowed by robots.txt")
             return
         pid = page_id(url)
-        state = self.store.page_state(pid)
+        state = await self._db(self.store.page_state, pid)
         if state is not None and not (self.refresh or self.force):
-            self.store.set_url(
-                job_id, url, "unchanged", "already indexed; not re-fetched (refresh=false)",
+            await self._db(
+                self.store.set_url,
+                job_id,
+                url,
+                "unchanged",
+                "already indexed; not re-fetched (refresh=false)",
                 page_id=pid,
             )
             await self._follow_stored_links(pid, entry.depth)
@@ -382,45 +465,83 @@ class JobRunner:
         url, job_id = entry.url, self.job.id
         if result.error:
             detail = f": {result.error_detail}" if result.error_detail else ""
-            self.store.set_url(job_id, url, "fetchError", f"{result.error}{detail}",
-                               http_status=0)
+            await self._db(
+                self.store.set_url,
+                job_id,
+                url,
+                "fetchError",
+                f"{result.error}{detail}",
+                http_status=0,
+            )
             return
         status = result.status
         if 300 <= status < 400 and status != 304:
             await self._redirect(entry, result)
             return
         if status == 304:
-            self.store.record_unchanged(
-                pid, job_id, url, status=304, fetched_at=now_iso(), reason="304 not modified",
+            await self._db(
+                self.store.record_unchanged,
+                pid,
+                job_id,
+                url,
+                status=304,
+                fetched_at=now_iso(),
+                reason="304 not modified",
                 etag=result.headers.get("etag"),
                 last_modified=result.headers.get("last-modified"),
             )
             await self._follow_stored_links(pid, entry.depth)
             return
         if status >= 500:
-            self.store.set_url(job_id, url, "serverError", f"HTTP {status}", http_status=status)
+            await self._db(
+                self.store.set_url, job_id, url, "serverError", f"HTTP {status}", http_status=status
+            )
             return
         if status >= 400:
-            self.store.set_url(job_id, url, "clientError", f"HTTP {status}", http_status=status)
+            await self._db(
+                self.store.set_url, job_id, url, "clientError", f"HTTP {status}", http_status=status
+            )
             return
         if status < 200 or status >= 300:
-            self.store.set_url(job_id, url, "fetchError", f"unexpected HTTP {status}",
-                               http_status=status)
+            await self._db(
+                self.store.set_url,
+                job_id,
+                url,
+                "fetchError",
+                f"unexpected HTTP {status}",
+                http_status=status,
+            )
             return
         ctype = result.content_type
-        if ctype and ctype not in HTML_TYPES or (not ctype and not _sniff_html(result.body)):
-            self.store.set_url(job_id, url, "notHtml", f"content type {ctype or 'unknown'}",
-                               http_status=status)
+        if (ctype and ctype not in HTML_TYPES) or (not ctype and not _sniff_html(result.body)):
+            await self._db(
+                self.store.set_url,
+                job_id,
+                url,
+                "notHtml",
+                f"content type {ctype or 'unknown'}",
+                http_status=status,
+            )
             return
         xrt = result.headers.get("x-robots-tag", "").lower()
         if "noindex" in xrt or "none" in xrt.split(","):
-            self.store.set_url(job_id, url, "noindex", "X-Robots-Tag: noindex",
-                               http_status=status)
+            await self._db(
+                self.store.set_url,
+                job_id,
+                url,
+                "noindex",
+                "X-Robots-Tag: noindex",
+                http_status=status,
+            )
             return
         lastmod = self.lastmod.get(url) or entry.lastmod
         loop = asyncio.get_running_loop()
         processed: ProcessedPage = await loop.run_in_executor(
-            self.pool, process_page, result.body, url, result.headers,
+            self.pool,
+            process_page,
+            result.body,
+            url,
+            result.headers,
             date.fromisoformat(lastmod[:10]) if lastmod else None,
         )
         self.cpu_ms += processed.cpu_ms
@@ -430,26 +551,46 @@ class JobRunner:
         url, job_id = entry.url, self.job.id
         target = normalize_url(result.location or "", base=url)
         if target is None:
-            self.store.set_url(job_id, url, "fetchError",
-                               f"HTTP {result.status} with an unusable Location",
-                               http_status=result.status)
+            await self._db(
+                self.store.set_url,
+                job_id,
+                url,
+                "fetchError",
+                f"HTTP {result.status} with an unusable Location",
+                http_status=result.status,
+            )
             return
         hops = self.hops.get(url, 0) + 1
         scope = in_scope(target, self.domain)
         reason = f"HTTP {result.status} to {target}" + ("" if scope else " (out of scope)")
-        self.store.set_url(job_id, url, "redirected", reason, http_status=result.status,
-                           target=target)
+        await self._db(
+            self.store.set_url,
+            job_id,
+            url,
+            "redirected",
+            reason,
+            http_status=result.status,
+            target=target,
+        )
         if not scope:
             return
         self.hops.setdefault(target, hops)
         if hops > self.settings.max_redirects:
-            await self._add([UrlEntry(url=target, bucket="filtered", depth=entry.depth,
-                                      source="redirect",
-                                      reason=f"redirect chain longer than "
-                                             f"{self.settings.max_redirects}")])
+            await self._add(
+                [
+                    UrlEntry(
+                        url=target,
+                        bucket="filtered",
+                        depth=entry.depth,
+                        source="redirect",
+                        reason=f"redirect chain longer than {self.settings.max_redirects}",
+                    )
+                ]
+            )
             return
-        await self._add([UrlEntry(url=target, depth=entry.depth, source="redirect",
-                                  priority=entry.priority)])
+        await self._add(
+            [UrlEntry(url=target, depth=entry.depth, source="redirect", priority=entry.priority)]
+        )
 
     async def _store_page(
         self, entry: UrlEntry, pid: str, result: FetchResult, page: ProcessedPage
@@ -462,35 +603,94 @@ class JobRunner:
             if n and in_scope(n, self.domain)
         ]
         if doc.noindex:
-            self.store.set_url(job_id, url, "noindex", "meta robots noindex",
-                               http_status=result.status)
+            await self._db(
+                self.store.set_url,
+                job_id,
+                url,
+                "noindex",
+                "meta robots noindex",
+                http_status=result.status,
+            )
             await self._add(follow)
             return
         canonical = normalize_url(doc.canonical_url, base=url) if doc.canonical_url else None
         if canonical and canonical != url and in_scope(canonical, self.domain):
-            self.store.set_url(job_id, url, "duplicate", f"canonical is {canonical}",
-                               http_status=result.status, target=canonical)
-            await self._add([UrlEntry(url=canonical, depth=entry.depth, source="canonical",
-                                      priority=entry.priority), *follow])
-            return
-        same = self.store.find_same_text(self.domain, page.text_hash, pid)
+            await self._db(
+                self.store.set_url,
+                job_id,
+                url,
+                "duplicate",
+                f"canonical is {canonical}",
+                http_status=result.status,
+                target=canonical,
+            )
+            claimable = canonical not in self.known or canonical not in self.started
+            if not claimable or not (await self._robots(origin_of(canonical))).allowed(canonical):
+                await self._add(
+                    [
+                        UrlEntry(
+                            url=canonical,
+                            depth=entry.depth,
+                            source="canonical",
+                            priority=entry.priority,
+                        ),
+                        *follow,
+                    ]
+                )
+                return
+            # The page names its canonical address: index the content there, without a
+            # second fetch of the same content.
+            self.started.add(canonical)  # taken out of the frontier: no second fetch
+            if canonical not in self.known:
+                self.known.add(canonical)
+                await self._db(
+                    self.store.add_urls,
+                    job_id,
+                    [UrlEntry(url=canonical, depth=entry.depth, source="canonical")],
+                )
+            url, pid = canonical, page_id(canonical)
+            validators = ("etag", "last-modified")
+            result = FetchResult(
+                url=result.url,
+                status=result.status,
+                body=b"",
+                headers={k: v for k, v in result.headers.items() if k not in validators},
+            )
+        same = await self._db(self.store.find_same_text, self.domain, page.text_hash, pid)
         if same and same != url:
-            self.store.set_url(job_id, url, "duplicate", f"same content as {same}",
-                               http_status=result.status, target=same)
+            await self._db(
+                self.store.set_url,
+                job_id,
+                url,
+                "duplicate",
+                f"same content as {same}",
+                http_status=result.status,
+                target=same,
+            )
             await self._add(follow)
             return
-        state = self.store.page_state(pid)
+        state = await self._db(self.store.page_state, pid)
         if state is not None and state.text_hash == page.text_hash and not self.force:
-            self.store.record_unchanged(
-                pid, job_id, url, status=result.status, fetched_at=now_iso(),
-                reason="content unchanged", etag=result.headers.get("etag"),
+            await self._db(
+                self.store.record_unchanged,
+                pid,
+                job_id,
+                url,
+                status=result.status,
+                fetched_at=now_iso(),
+                reason="content unchanged",
+                etag=result.headers.get("etag"),
                 last_modified=result.headers.get("last-modified"),
             )
             await self._add(follow)
             return
         write = self._page_write(url, pid, result, page, links)
-        self.store.save_page(write, ledger_url=url,
-                             changed=state is None or state.text_hash != page.text_hash)
+        await self._db(
+            self.store.save_page,
+            write,
+            ledger_url=url,
+            changed=state is None or state.text_hash != page.text_hash,
+        )
         await self._add(follow)
 
     def _page_write(
@@ -539,11 +739,14 @@ class JobRunner:
         )
 
     async def _follow_stored_links(self, pid: str, depth: int) -> None:
-        targets = self.store.page_internal_links(pid)
-        await self._add([
-            UrlEntry(url=t, depth=depth + 1, priority=priority_for(depth + 1, "link"))
-            for t in targets if in_scope(t, self.domain)
-        ])
+        targets = await self._db(self.store.page_internal_links, pid)
+        await self._add(
+            [
+                UrlEntry(url=t, depth=depth + 1, priority=priority_for(depth + 1, "link"))
+                for t in targets
+                if in_scope(t, self.domain)
+            ]
+        )
 
 
 def _sniff_html(body: bytes) -> bool:

@@ -62,6 +62,8 @@ def gunzip_capped(body: bytes, limit: int = MAX_DECOMPRESSED_BYTES) -> bytes:
         raise ValueError(f"corrupt gzip data: {exc}") from None
     if len(out) > limit:
         raise ValueError(f"decompressed sitemap larger than {limit} bytes")
+    if not out and not decomp.eof:
+        raise ValueError("corrupt gzip data: truncated stream")
     return out
 
 
@@ -108,6 +110,8 @@ def _absolute(loc: str | None, base: str) -> str | None:
     loc = loc.strip()
     if not loc or any(c.isspace() for c in loc):
         return None
+    if loc[:8].lower().startswith(("http://", "https://")):
+        return loc
     try:
         absolute = urljoin(base, loc)
     except ValueError:
@@ -197,13 +201,15 @@ def _parse_xml(body: bytes, col: _Collector) -> None:
     else:
         res.error = f"not a sitemap: root element <{kind or '?'}>"
         return
-    if not res.urls and not res.children and len(parser.error_log) > 0:
-        res.error = f"malformed XML: {parser.error_log[0].message}"
+    fatal = [e for e in parser.error_log if e.level_name == "FATAL"]
+    if fatal:
+        # recovered entries are kept; the error says the document was damaged
+        res.error = f"malformed XML (line {fatal[0].line}): {fatal[0].message}"
 
 
 def _parse_text(body: bytes, col: _Collector) -> None:
     col.result.kind = "text"
-    for line in body.decode("utf-8", "replace").splitlines():
+    for line in body.decode("utf-8-sig", "replace").splitlines():
         line = line.strip()
         if not line.lower().startswith(("http://", "https://")):
             continue

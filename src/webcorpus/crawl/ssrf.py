@@ -179,16 +179,16 @@ def parse_ip_literal(host: str) -> IPAddress | None:
 
 @dataclass(frozen=True, slots=True)
 class ConnectToRule:
-    """curl ``--connect-to HOST:PORT:ADDR:PORT``; empty HOST/PORT match any, empty ADDR/PORT keep
-    the original."""
+    """curl ``--connect-to HOST:PORT:ADDR:PORT``. ``host``/``port`` None match any;
+    ``addr``/``addr_port`` None keep the original host/port."""
 
-    host: str
+    host: str | None
     port: int | None
-    addr: str
+    addr: str | None
     addr_port: int | None
 
     def matches(self, host: str, port: int) -> bool:
-        return (not self.host or self.host == _norm_host(host)) and (
+        return (self.host is None or self.host == _norm_host(host)) and (
             self.port is None or self.port == port
         )
 
@@ -221,14 +221,13 @@ def parse_connect_to(values: Iterable[str]) -> list[ConnectToRule]:
                 f"connect_to entry {raw!r}: expected HOST:PORT:ADDR:PORT "
                 "(e.g. docs.python.org:443:127.0.0.1:8443; IPv6 in brackets)"
             )
-        addr = _norm_host(m["addr"])
         if m["addr"].startswith("[") and parse_ip_literal(m["addr"]) is None:
             raise ValueError(f"connect_to entry {raw!r}: bad IPv6 address {m['addr']!r}")
         rules.append(
             ConnectToRule(
-                host=_norm_host(m["host"]),
+                host=_norm_host(m["host"]) or None,
                 port=_parse_port(m["port"], raw),
-                addr=addr,
+                addr=_norm_host(m["addr"]) or None,
                 addr_port=_parse_port(m["aport"], raw),
             )
         )
@@ -248,6 +247,9 @@ def _literal_result(hostname: str, ip: IPAddress, port: int) -> ResolveResult:
 class GuardedResolver(AbstractResolver):
     """Resolves every A/AAAA record and refuses the whole name when any one is not public.
 
+    connect-to rules are applied first. Their ADDR is trusted when no ``allow`` networks are set
+    (the operator named it); once an allowlist is set, it is the complete list of non-public
+    networks the crawler may reach, connect-to targets included.
     Use with ``TCPConnector(use_dns_cache=False)`` so each new connection is checked afresh.
     """
 
@@ -256,37 +258,43 @@ class GuardedResolver(AbstractResolver):
         allow: Sequence[IPNetwork] = (),
         connect_to: Sequence[ConnectToRule] = (),
         resolver: AbstractResolver | None = None,
+        *,
+        connect_to_only: bool = False,
     ) -> None:
         self._allow = tuple(allow)
         self._rules = tuple(connect_to)
         self._resolver = resolver
+        self._connect_to_only = connect_to_only
 
     def rule_for(self, host: str, port: int) -> ConnectToRule | None:
         return next((r for r in self._rules if r.matches(host, port)), None)
 
-    def check_literal(self, host: str, port: int) -> IPAddress | None:
-        """Check a URL host that is an IP literal (aiohttp does not resolve those). Returns the
-        canonical address, None for a domain name; raises SSRFError when refused."""
+    def check_literal(self, host: str) -> IPAddress | None:
+        """Check a URL host that is an IP literal. aiohttp connects to those without calling the
+        resolver, so connect-to rules do not apply to them and they are always checked.
+        Returns the canonical address, None for a domain name; raises SSRFError when refused."""
         ip = parse_ip_literal(host)
         if ip is not None and not is_public_address(ip, self._allow):
-            rule = self.rule_for(host, port)
-            if rule is None or not rule.addr:
-                raise SSRFError(f"address {ip} is not public")
+            raise SSRFError(f"address {ip} is not public")
         return ip
 
     async def resolve(
         self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_UNSPEC
     ) -> list[ResolveResult]:
-        target, target_port, explicit = host, port, False
+        target, target_port, trusted = host, port, False
         rule = self.rule_for(host, port)
         if rule is not None:
             target = rule.addr or host
             target_port = rule.addr_port or port
-            explicit = bool(rule.addr)  # an address the operator named is allowed
+            trusted = rule.addr is not None and not self._allow
+        elif self._connect_to_only:
+            raise socket.gaierror(
+                socket.EAI_NONAME, f"{host}:{port} is not in connect_to (connect_to_only is on)"
+            )
 
         ip = parse_ip_literal(target)
         if ip is not None:
-            if not explicit and not is_public_address(ip, self._allow):
+            if not trusted and not is_public_address(ip, self._allow):
                 raise SSRFError(f"{host} is the non-public address {ip}")
             return [_literal_result(host, ip, target_port)]
 
@@ -295,7 +303,7 @@ class GuardedResolver(AbstractResolver):
         infos = await self._resolver.resolve(target, target_port, family)
         if not infos:
             raise socket.gaierror(socket.EAI_NONAME, f"{target} has no address")
-        if not explicit:
+        if not trusted:
             for info in infos:
                 addr = ipaddress.ip_address(info["host"].split("%", 1)[0])
                 if not is_public_address(addr, self._allow):

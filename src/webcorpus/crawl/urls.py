@@ -21,7 +21,8 @@ import hashlib
 import ipaddress
 import re
 import string
-from collections import OrderedDict
+from collections import Counter, OrderedDict
+from functools import lru_cache
 from typing import TYPE_CHECKING
 from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
 
@@ -91,7 +92,12 @@ NON_HTML_EXTENSIONS: frozenset[str] = frozenset(
 )  # fmt: skip
 
 
+_PLAIN_RE = re.compile(r"[A-Za-z0-9\-._~!$&'()*+,;=:@/]*")
+
+
 def _norm_percent(text: str, safe: frozenset[str]) -> str:
+    if _PLAIN_RE.fullmatch(text):  # fast path: nothing to decode or encode (safe ⊇ these)
+        return text
     out: list[str] = []
     i, n = 0, len(text)
     while i < n:
@@ -167,6 +173,7 @@ def _parse_ipv4(host: str) -> str | None:
     return str(ipaddress.IPv4Address(value))
 
 
+@lru_cache(maxsize=8192)  # a crawl sees few distinct hosts; IDNA is the costly part
 def _normalize_host(host: str) -> str | None:
     if host.startswith("["):
         if not host.endswith("]"):
@@ -181,10 +188,12 @@ def _normalize_host(host: str) -> str | None:
     if "%" in host:
         return None
     try:
-        host = idna.encode(host, uts46=True).decode("ascii")
+        host = idna.encode(host, uts46=True).decode("ascii").rstrip(".")
     except (idna.IDNAError, UnicodeError):
-        if not _ASCII_HOST_RE.match(host) or ".." in host or host.startswith("."):
+        if not _ASCII_HOST_RE.match(host):
             return None
+    if not host or ".." in host or host.startswith("."):
+        return None
     ipv4 = _parse_ipv4(host)
     if ipv4 is not None:
         return ipv4 or None
@@ -281,21 +290,12 @@ def looks_like_non_html(url: str) -> bool:
 
 
 def _max_repeats(segments: list[str]) -> int:
-    """Largest count of one segment anywhere, or of a block repeated back to back."""
-    if not segments:
-        return 0
-    best = max(segments.count(s) for s in set(segments))
-    n = len(segments)
-    for size in range(2, n // 2 + 1):
-        for start in range(n - 2 * size + 1):
-            block = segments[start : start + size]
-            reps = 1
-            pos = start + size
-            while segments[pos : pos + size] == block:
-                reps += 1
-                pos += size
-            best = max(best, reps)
-    return best
+    """Highest number of times one path segment occurs.
+
+    This also bounds back-to-back repetition of longer blocks (``/a/b/a/b/a/b``): every segment
+    of a block repeated r times occurs at least r times.
+    """
+    return max(Counter(segments).values(), default=0)
 
 
 class TrapGuard:
@@ -352,8 +352,7 @@ class TrapGuard:
         params = [p for p in parts.query.split("&") if p]
         if len(params) > self.max_query_params:
             return (
-                f"trap: {len(params)} query parameters "
-                f"(max_query_params {self.max_query_params})"
+                f"trap: {len(params)} query parameters (max_query_params {self.max_query_params})"
             )
         if parts.query:
             key = f"{parts.scheme}://{parts.netloc}{parts.path}"

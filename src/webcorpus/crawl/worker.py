@@ -43,10 +43,10 @@ def release_dead_local_leases(store: Store) -> int:
     released = 0
     for owner in store.running_job_owners():
         parts = (owner or "").split(":")
-        if len(parts) >= 2 and parts[0] == host and parts[1].isdigit():
-            if int(parts[1]) != os.getpid() and not _pid_alive(int(parts[1])):
-                store.expire_leases(owner)
-                released += 1
+        local = len(parts) >= 2 and parts[0] == host and parts[1].isdigit()
+        if local and int(parts[1]) != os.getpid() and not _pid_alive(int(parts[1])):
+            store.expire_leases(owner)
+            released += 1
     return released
 
 
@@ -81,7 +81,11 @@ class Worker:
                 continue
             log.info("job %s (%s) leased by %s", job.id, job.domain, self.owner)
             runner = JobRunner(
-                self.settings, self.store, job, self.pool(), self.owner,
+                self.settings,
+                self.store,
+                job,
+                self.pool(),
+                self.owner,
                 embeddings_active=self._embeddings_active,
             )
             task = asyncio.create_task(runner.run())

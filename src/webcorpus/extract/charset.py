@@ -15,8 +15,16 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
 # WHATWG: labels that browsers treat as another encoding.
-_ALIASES = {"iso-8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252", "ascii": "cp1252",
-            "us-ascii": "cp1252", "x-sjis": "shift_jis", "gb2312": "gb18030", "gbk": "gb18030"}
+_ALIASES = {
+    "iso-8859-1": "cp1252",
+    "latin1": "cp1252",
+    "latin-1": "cp1252",
+    "ascii": "cp1252",
+    "us-ascii": "cp1252",
+    "x-sjis": "shift_jis",
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+}
 
 
 def _codec(label: str | bytes | None) -> str | None:
@@ -61,5 +69,5 @@ def decode_html(data: bytes, headers: dict[str, str] | None = None) -> str:
     from charset_normalizer import from_bytes
 
     best = from_bytes(data[:65536]).best()
-    enc = _codec(best.encoding) if best is not None else None
-    return data.decode(enc or "cp1252", errors="replace")
+    guessed = _codec(best.encoding) if best is not None else None
+    return data.decode(guessed or "cp1252", errors="replace")

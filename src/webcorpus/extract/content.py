@@ -12,11 +12,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-
-from webcorpus.extract.tree import _XML_DECL, Element, text_of
-
 from webcorpus.extract.links import is_chrome
 from webcorpus.extract.markdown import Rendered, code_language, render
+from webcorpus.extract.tree import _XML_DECL, Element, text_of
 
 # (matcher, always_ours): strong docs containers are always rendered by us; generic ones only
 # when they hold code or tables or the generator is a docs tool.
@@ -40,10 +38,12 @@ _CONTAINERS: list[tuple[_Match, bool]] = [
     (lambda e: e.get("role") == "main", False),
     (lambda e: e.tag == "article", False),
 ]
-_DOCS_GENERATOR = re.compile(r"sphinx|docbook|mkdocs|docusaurus|antora|gitbook|"
-                             r"vitepress|doxygen|javadoc|rustdoc|pdoc", re.IGNORECASE)
+_DOCS_GENERATOR = re.compile(
+    r"sphinx|docbook|mkdocs|docusaurus|antora|gitbook|"
+    r"vitepress|doxygen|javadoc|rustdoc|pdoc",
+    re.IGNORECASE,
+)
 _WS = re.compile(r"\s+")
-
 
 
 @dataclass(slots=True)
@@ -71,15 +71,18 @@ def docs_container(root: Element, generator: str | None) -> Element | None:
                 first[i] = el
     docs_gen = bool(generator and _DOCS_GENERATOR.search(generator))
     total = 0
-    for (match, strong), node in zip(_CONTAINERS, first, strict=True):
+    for (_, strong), node in zip(_CONTAINERS, first, strict=True):
         if node is None or (node.tag == "article" and articles > 1):
             continue
         total = total or max(_text_len(body), 1)
         size = _text_len(node)
         if size < 100 or size < 0.2 * total:
             continue
-        if strong or docs_gen or node.find(".//pre") is not None or (
-            node.find(".//table") is not None and node.find(".//table//table") is None
+        if (
+            strong
+            or docs_gen
+            or node.find(".//pre") is not None
+            or (node.find(".//table") is not None and node.find(".//table//table") is None)
         ):
             return node
     # DocBook (PostgreSQL & co.): navheader/navfooter around the content in <body>.
@@ -90,15 +93,20 @@ def docs_container(root: Element, generator: str | None) -> Element | None:
 
 
 def _strip_chrome(node: Element) -> None:
-    for el in list(node.iter()):
+    """Drop navigation/sidebars/footers nested in the content node; a "chrome" element holding a
+    large share of the text is a misleading class name, not chrome, and stays."""
+    total = _text_len(node)
+    doomed = []
+    for el in node.iter():
         if el is node or not isinstance(el.tag, str):
             continue
         if el.tag in ("nav", "footer", "aside") or (
             el.tag not in ("header", "main", "article") and is_chrome(el)
         ):
-            parent = el.getparent()
-            if parent is not None:
-                _drop_keep_tail(el)
+            doomed.append(el)
+    for el in doomed:
+        if el.getparent() is not None and _text_len(el) <= 0.25 * total:
+            _drop_keep_tail(el)
 
 
 def _drop_keep_tail(el: Element) -> None:

@@ -9,16 +9,17 @@ from datetime import date, datetime
 from webcorpus.extract.charset import decode_html
 from webcorpus.extract.content import docs_container, render_container, trafilatura_markdown
 from webcorpus.extract.document import Asset, ExtractedDocument
-from webcorpus.extract.links import extract_links
+from webcorpus.extract.links import content_images, extract_links
 from webcorpus.extract.markdown import markdown_to_text
 from webcorpus.extract.metadata import PageMeta, apply_robots, read_meta
 from webcorpus.extract.tree import Element, parse_html
 
 log = logging.getLogger(__name__)
 
-MAX_BYTES = 8 * 1024 * 1024  # larger bodies are truncated before parsing
+MAX_BYTES = 4 * 1024 * 1024  # larger bodies are truncated before parsing
+# trafilatura is superlinear on huge trees: past this many elements we render <body> ourselves.
+MAX_TRAFILATURA_ELEMENTS = 25_000
 _WORD = re.compile(r"\w+")
-_MD_IMG = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
 _TRAF_CODE = re.compile(r"^```", re.MULTILINE)
 _INLINE_CODE = re.compile(r"`([^`\n]+)`")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
@@ -87,6 +88,8 @@ def _extract(html: bytes, url: str, headers: dict[str, str] | None) -> Extracted
     published = _parse_date(meta.published_raw) if meta.published_raw else None
 
     node: Element | None = docs_container(root, meta.generator)
+    if node is None and sum(1 for _ in root.iter()) > MAX_TRAFILATURA_ELEMENTS:
+        node = root.find("body")
     assets: list[Asset]
     if node is not None:
         links = extract_links(root, base, node)  # before chrome inside the node is stripped
@@ -101,12 +104,7 @@ def _extract(html: bytes, url: str, headers: dict[str, str] | None) -> Extracted
         markdown = trafilatura_markdown(text, base, root)
         plain = markdown_to_text(markdown)
         links = extract_links(root, base, None, plain)
-        assets = []
-        seen: set[str] = set()
-        for alt, src in _MD_IMG.findall(markdown):
-            if src.startswith(("http://", "https://")) and src not in seen:
-                seen.add(src)
-                assets.append(Asset(url=src, kind="image", alt=alt.strip()))
+        assets = content_images(root, base)
         inline_code = sum(len(m) for m in _INLINE_CODE.findall(markdown))
         has_code = bool(_TRAF_CODE.search(markdown)) or inline_code >= 200
 

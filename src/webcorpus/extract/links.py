@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 from urllib.parse import urldefrag, urljoin
 
+from webcorpus.extract.document import Asset, Link
 from webcorpus.extract.tree import Element, text_of
-
-from webcorpus.extract.document import Link
 
 _WS = re.compile(r"\s+")
 CHROME_TAGS = frozenset({"nav", "header", "footer", "aside", "menu"})
@@ -71,15 +70,19 @@ def extract_links(
     cache: dict[Element, bool] = {}
     norm_text = _WS.sub(" ", main_text) if main_text else None
     links: list[Link] = []
+    resolved: dict[str, str] = {}
     for a in root.iter("a"):
         href = a.get("href")
         if not href:
             continue
         href = href.strip()
-        try:
-            url = urldefrag(urljoin(base_url, href))[0]
-        except ValueError:
-            continue
+        url = resolved.get(href)
+        if url is None:
+            try:
+                url = urldefrag(urljoin(base_url, href))[0]
+            except ValueError:
+                url = ""
+            resolved[href] = url
         if not url.startswith(("http://", "https://")):
             continue
         text = _WS.sub(" ", text_of(a)).strip()
@@ -88,9 +91,9 @@ def extract_links(
             text = _WS.sub(" ", img.get("alt") or "").strip() if img is not None else ""
         text = text or _WS.sub(" ", a.get("title") or a.get("aria-label") or "").strip()
         chrome = _in_chrome(a, main, cache)
-        if not chrome and main is not None and a not in inside:
-            chrome = True
-        elif not chrome and norm_text is not None and text and text not in norm_text:
+        if (not chrome and main is not None and a not in inside) or (
+            not chrome and norm_text is not None and text and text not in norm_text
+        ):
             chrome = True
         rel = (a.get("rel") or "").lower().split()
         links.append(
@@ -102,3 +105,34 @@ def extract_links(
             )
         )
     return links
+
+
+def content_images(root: Element, base_url: str) -> list[Asset]:
+    """Images outside page chrome, inside <article>/<main>/<figure> when the page has those."""
+    scope = None
+    for path in (".//article", ".//main", "body"):
+        scope = root.find(path)
+        if scope is not None:
+            break
+    if scope is None:
+        return []
+    cache: dict[Element, bool] = {}
+    out: list[Asset] = []
+    seen: set[str] = set()
+    for img in scope.iter("img"):
+        src = (img.get("src") or img.get("data-src") or "").strip()
+        if not src or src.startswith("data:") or img.get("width") in ("0", "1"):
+            continue
+        try:
+            url = urldefrag(urljoin(base_url, src))[0]
+        except ValueError:
+            continue
+        if not url.startswith(("http://", "https://")) or url in seen:
+            continue
+        if _in_chrome(img, None, cache):
+            continue
+        seen.add(url)
+        out.append(Asset(url=url, kind="image", alt=_WS.sub(" ", img.get("alt") or "").strip()))
+        if len(out) >= 100:
+            break
+    return out

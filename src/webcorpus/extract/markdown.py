@@ -11,30 +11,123 @@ from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
 from lxml import etree
-from webcorpus.extract.tree import Element, text_of
 
 from webcorpus.extract.document import Asset
+from webcorpus.extract.tree import Element, text_of
 
 _WS = re.compile(r"\s+")
 _BR = "\u2028"  # placeholder for <br> that survives whitespace collapsing
 SKIP_TAGS = frozenset(
-    "script style noscript template svg canvas iframe object embed button input select "
-    "textarea option head link meta title map area audio video source track dialog".split()
+    [
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "svg",
+        "canvas",
+        "iframe",
+        "object",
+        "embed",
+        "button",
+        "input",
+        "select",
+        "textarea",
+        "option",
+        "head",
+        "link",
+        "meta",
+        "title",
+        "map",
+        "area",
+        "audio",
+        "video",
+        "source",
+        "track",
+        "dialog",
+    ]
 )
 BLOCK_TAGS = frozenset(
-    "address article aside blockquote body center details dialog dd div dl dt fieldset "
-    "figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr li main menu nav ol p "
-    "pre section summary table tbody td tfoot th thead tr ul html".split()
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "center",
+        "details",
+        "dialog",
+        "dd",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "li",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "ul",
+        "html",
+    ]
 )
 CODE_TAGS = frozenset({"code", "kbd", "samp", "tt", "var"})
 _LANG_CLASS = re.compile(
     r"(?:^|\s)(?:highlight|language|lang|brush:?|sourceCode)-?\s*([A-Za-z0-9_+#.\-]+)"
 )
-_NO_LANG = frozenset({"default", "none", "text", "plaintext", "plain", "nohighlight", "txt",
-                      "notranslate", "source", "sourcecode", "code", "highlight"})
-_LANG_MAP = {"python3": "python", "py": "python", "py3": "python", "ipython3": "ipython",
-             "js": "javascript", "ts": "typescript", "sh": "shell", "psql": "sql",
-             "postgresql": "sql", "c++": "cpp", "yml": "yaml", "none": ""}
+_NO_LANG = frozenset(
+    {
+        "default",
+        "none",
+        "text",
+        "plaintext",
+        "plain",
+        "nohighlight",
+        "txt",
+        "notranslate",
+        "source",
+        "sourcecode",
+        "code",
+        "highlight",
+    }
+)
+_LANG_MAP = {
+    "python3": "python",
+    "py": "python",
+    "py3": "python",
+    "ipython3": "ipython",
+    "js": "javascript",
+    "ts": "typescript",
+    "sh": "shell",
+    "psql": "sql",
+    "postgresql": "sql",
+    "c++": "cpp",
+    "yml": "yaml",
+    "none": "",
+}
 # Sphinx/DocBook/etc. decorations inside content that are not content.
 _DROP_CLASS = re.compile(
     r"(?:^|\s)(?:headerlink|navheader|navfooter|sphinxsidebar|related|breadcrumbs?|"
@@ -144,7 +237,9 @@ class _Renderer:
             return self.table(el)
         if tag == "blockquote":
             inner = "\n\n".join(self.blocks(el))
-            return ["\n".join("> " + ln if ln else ">" for ln in inner.split("\n"))] if inner else []
+            return (
+                ["\n".join("> " + ln if ln else ">" for ln in inner.split("\n"))] if inner else []
+            )
         if tag == "hr":
             return ["---"]
         if tag == "dt":

@@ -54,11 +54,24 @@ def apply_robots(meta: PageMeta, value: str) -> None:
             meta.nofollow = True
 
 
-_DATE_META = frozenset({
-    "article:published_time", "og:published_time", "datepublished", "dc.date",
-    "dc.date.issued", "dcterms.created", "dcterms.issued", "date", "pubdate", "publishdate",
-    "publication_date", "sailthru.date", "parsely-pub-date", "citation_publication_date",
-})
+_DATE_META = frozenset(
+    {
+        "article:published_time",
+        "og:published_time",
+        "datepublished",
+        "dc.date",
+        "dc.date.issued",
+        "dcterms.created",
+        "dcterms.issued",
+        "date",
+        "pubdate",
+        "publishdate",
+        "publication_date",
+        "sailthru.date",
+        "parsely-pub-date",
+        "citation_publication_date",
+    }
+)
 
 
 def _jsonld_date(obj: Any, depth: int = 0) -> str | None:
@@ -116,9 +129,9 @@ def read_meta(root: Element, url: str, headers: dict[str, str] | None) -> PageMe
             if name in ("robots",) or (name.endswith("bot") and name != "bot"):
                 if name in ("robots", "googlebot", "bingbot"):
                     apply_robots(meta, content)
-            elif name == "description" and meta.description is None:
-                meta.description = _text(content)
-            elif name == "og:description" and meta.description is None:
+            elif (name == "description" and meta.description is None) or (
+                name == "og:description" and meta.description is None
+            ):
                 meta.description = _text(content)
             elif name == "og:type" and meta.og_type is None:
                 meta.og_type = _text(content)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from lxml import etree
+from lxml.etree import _Element as Element
 
-Element = etree._Element
 _PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True, default_doctype=False)
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 

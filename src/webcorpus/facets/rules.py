@@ -20,7 +20,11 @@ MIN_SCORE = 1.5
 _PATH_RULES: list[tuple[re.Pattern[str], str, float]] = [
     (re.compile(p), label, w)
     for p, label, w in [
-        (r"/(pricing|plans|price|tarif|preise|prix)(/|\.|$)", "pricing", 3.0),
+        (
+            r"/(pricing|plans|price|tarifs?|preise|prix|precios|precos|prezzi)(/|\.|$)",
+            "pricing",
+            3.0,
+        ),
         (
             r"/(careers?|jobs|join-us|work-with-us|karriere|emplois?)/?(index\.html?)?$",
             "careers",
@@ -28,16 +32,17 @@ _PATH_RULES: list[tuple[re.Pattern[str], str, float]] = [
         ),
         (r"/(jobs|careers|positions|openings|vacancies)/[^/]+", "job", 2.5),
         (
-            r"/(docs?|documentation|manual|handbook|guides?|tutorials?|learn|howto|kb-docs)(/|$)",
+            r"/(docs?|documentation|manual|handbook|guides?|tutorials?|learn|howto|kb-docs|dokumentation)(/|$)",
             "docs",
             2.0,
         ),
         (
-            r"/(api|reference|sdk|cli|library|c-api)(/|$)|/sql-[a-z]+\.html?$|/api-",
+            r"/(api|reference|sdk|cli|library|c-api)(/|$)|/sql-[a-z]+\.html?$|/api-"
+            r"|/(functions?|runtime-config|config-reference)[-/.]",
             "api_reference",
             2.0,
         ),
-        (r"/(blog|blogs|posts?|articles?)(/|$)", "blog", 2.5),
+        (r"/(blog|blogs|posts?|articles?|journal|stories)(/|$)", "blog", 2.5),
         (r"/(news|press|newsroom|press-releases?|media-center)(/|$)", "news", 2.5),
         (
             r"/(case-stud(y|ies)|customers?|customer-stories|success-stories)(/|$)",
@@ -51,14 +56,19 @@ _PATH_RULES: list[tuple[re.Pattern[str], str, float]] = [
         ),
         (r"/(contact(-us)?|kontakt|talk-to-sales|contact-sales)(/|\.|$)", "contact", 3.0),
         (
-            r"/(legal|privacy|terms|tos|cookies?|imprint|impressum|gdpr|dpa|licen[cs]e|copyright|"
+            r"/(legal|privacy|terms|tos|cookies?|imprint|impressum|gdpr|dpa|licen[cs]e|copyright|trust|"
+            r"datenschutz|agb|mentions-legales|conditions-generales[\w-]*|aviso-legal|privacidad|"
             r"security-policy|acceptable-use|privacy-policy|terms-of-service)(/|\.|-|$)",
             "legal",
             3.0,
         ),
-        (r"/(support|help|faq|kb|knowledge-?base|troubleshooting|status)(/|\.|$)", "support", 2.5),
         (
-            r"/(changelog|release-?notes|releases|whatsnew|whats-new|updates|changes)(/|\.|$)",
+            r"/(support|help|faq|kb|knowledge-?base|troubleshooting|status|hilfe|ayuda|aide|ajuda)(/|\.|$)",
+            "support",
+            2.5,
+        ),
+        (
+            r"/(changelog|release-?notes|releases|whatsnew|whats-new|updates|changes)(/|\.|$)|/release-\d",
             "changelog",
             3.0,
         ),
@@ -71,12 +81,13 @@ _PATH_RULES: list[tuple[re.Pattern[str], str, float]] = [
         (r"/(products?|features?|platform|solutions?|services)(/|$)", "product", 2.5),
         (r"/(lp|landing|campaigns?|get-started|try|demo|offers?|promo)(/|$)", "landing", 3.0),
         (
-            r"/(tags?|category|categories|archives?|page/\d+|search|sitemap|genindex|topics)(/|$)|"
-            r"/genindex|/(py-)?modindex",
+            r"/(tags?|category|categories|archives?|page/\d+|search|sitemap|genindex|topics)(/|$)",
             "listing",
             3.0,
         ),
         (r"/(investors?|ir)(/|$)", "about", 2.0),
+        (r"/(genindex|(py-)?modindex)", "listing", 5.0),
+        (r"/(partners?|partner-program(me)?|affiliates?|resellers?)(/|$)", "landing", 2.0),
     ]
 ]
 _HOST_RULES: list[tuple[re.Pattern[str], str, float]] = [
@@ -123,7 +134,11 @@ _TITLE_RULES: list[tuple[re.Pattern[str], str, float]] = [
         ),
         (r"\b(contact( us)?|get in touch|talk to sales)\b", "contact", 2.0),
         (r"\b(about us|our story|our mission|leadership team|who we are)\b", "about", 2.0),
-        (r"\b(changelog|release notes|what'?s new|version history)\b", "changelog", 2.5),
+        (
+            r"\b(changelog|release notes|what['’]?s new|version history|release \d+(\.\d+)+)\b",
+            "changelog",
+            2.5,
+        ),
         (r"\b(case study|customer story|success story)\b", "case_study", 2.5),
         (r"\b(webinar|conference|summit|meetup|workshop)\b", "event", 1.5),
         (r"\b(integrations?|connect(or)?|plugin|add-on)\b", "integration", 1.5),
@@ -472,8 +487,8 @@ def classify_type(
     # Dated prose article with no other strong hint: editorial content.
     article_like = og == "article" or sig.jsonld & {"article", "newsarticle", "blogposting"}
     if has_date and sig.words >= 150 and (article_like or not scores):
-        add("news", 1.0, "dated article")
-        add("blog", 0.8, "dated article")
+        add("news", 1.6, "dated article")
+        add("blog", 1.4, "dated article")
     if sig.words >= 300 and sig.code_lines + sig.tech_hits + sig.dev_hits >= 15 and not has_date:
         add("docs", 1.0, "long undated technical text")
     if not scores:

@@ -47,7 +47,7 @@ def count_tokens(texts: Sequence[str]) -> list[int]:
     """Word pieces per text, without [CLS]/[SEP]."""
     if not texts:
         return []
-    encs = _counter().encode_batch(list(texts), add_special_tokens=False)
+    encs = _counter().encode_batch_fast(list(texts), add_special_tokens=False)
     return [len(e.ids) for e in encs]
 
 
@@ -114,9 +114,13 @@ def _parse(markdown: str) -> list[_Section]:
                 body.append(lines[i])
                 close = _FENCE.match(lines[i])
                 i += 1
-                if close and close.group(1)[0] == marker[0] and len(close.group(1)) >= len(marker):
-                    if not close.group(2).strip():
-                        break
+                if (
+                    close
+                    and close.group(1)[0] == marker[0]
+                    and len(close.group(1)) >= len(marker)
+                    and not close.group(2).strip()
+                ):
+                    break
             sections[-1].blocks.append(_Block("code", body))
             continue
         if line.lstrip().startswith("|"):
@@ -225,10 +229,10 @@ def _common_prefix(paths: Sequence[tuple[str, ...]]) -> tuple[str, ...]:
     return first[:n]
 
 
-def _tail_overlap(text: str, overlap_tokens: int) -> str:
+def _tail_overlap(text: str, overlap_tokens: int) -> tuple[str, int]:
     """Trailing whole sentences of ``text`` fitting ``overlap_tokens`` ('' when none fits)."""
     if overlap_tokens <= 0 or "```" in text or "~~~" in text or text.lstrip().startswith("|"):
-        return ""
+        return "", 0
     last_para = text.rsplit("\n\n", 1)[-1]
     sentences = [s for s in _SENTENCE_END.split(last_para) if s.strip()]
     counts = count_tokens(sentences)
@@ -239,9 +243,10 @@ def _tail_overlap(text: str, overlap_tokens: int) -> str:
             break
         kept.append(sentence)
         used += n
-    if len(kept) == len(sentences):  # the whole paragraph: already adjacent, avoid duplication
-        kept = kept[:-1] if len(kept) > 1 else []
-    return " ".join(reversed(kept))
+    if len(kept) == len(sentences) and kept:  # whole paragraph: keep all but its first sentence
+        used -= counts[0]
+        kept.pop()
+    return " ".join(reversed(kept)), used
 
 
 def chunk_markdown(
@@ -289,7 +294,7 @@ def chunk_markdown(
                 continue
         groups.append([s])
 
-    chunks: list[tuple[str, str]] = []
+    chunks: list[tuple[str, str, int]] = []
     for group in groups:
         path = _common_prefix([g.path for g in group])
         heading = _HEADING_SEP.join(path)
@@ -305,17 +310,15 @@ def chunk_markdown(
                 pieces.append(b.text)
                 piece_counts.append(b.tokens)
             else:
-                split = _split_block(b, budget)
+                # Prose pieces leave room for the overlap carried over from the previous piece.
+                room = budget if b.kind in {"code", "table"} else budget - overlap_tokens
+                split = _split_block(b, max(budget // 2, room))
                 pieces.extend(split)
                 piece_counts.extend(count_tokens(split))
         texts = _pack_with_overlap(pieces, piece_counts, budget, overlap_tokens)
-        chunks.extend((heading, t) for t in texts)
+        chunks.extend((heading, t, n) for t, n in texts)
 
-    final_counts = count_tokens([t for _, t in chunks])
-    return [
-        Chunk(index=i, heading=h, text=t, tokens=n)
-        for i, ((h, t), n) in enumerate(zip(chunks, final_counts, strict=True))
-    ]
+    return [Chunk(index=i, heading=h, text=t, tokens=n) for i, (h, t, n) in enumerate(chunks)]
 
 
 def _own_heading_tokens(section: _Section) -> int:
@@ -325,18 +328,19 @@ def _own_heading_tokens(section: _Section) -> int:
 
 def _pack_with_overlap(
     pieces: list[str], counts: list[int], budget: int, overlap_tokens: int
-) -> list[str]:
-    out: list[str] = []
+) -> list[tuple[str, int]]:
+    """Greedy packing; pieces are joined by blank lines, so token counts simply add up."""
+    out: list[tuple[str, int]] = []
     cur: list[str] = []
     used = 0
     for piece, n in zip(pieces, counts, strict=True):
         if cur and used + n > budget:
             text = "\n\n".join(cur)
-            out.append(text)
-            tail = _tail_overlap(text, min(overlap_tokens, budget - n))
-            cur, used = ([tail], count_tokens([tail])[0]) if tail else ([], 0)
+            out.append((text, used))
+            tail, tail_tokens = _tail_overlap(text, min(overlap_tokens, budget - n))
+            cur, used = ([tail], tail_tokens) if tail else ([], 0)
         cur.append(piece)
         used += n
     if cur:
-        out.append("\n\n".join(cur))
-    return [t for t in (o.strip() for o in out) if t]
+        out.append(("\n\n".join(cur), used))
+    return [(t.strip(), n) for t, n in out if t.strip()]

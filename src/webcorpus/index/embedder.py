@@ -21,7 +21,7 @@ import threading
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +34,7 @@ BUILDER_VERSION = 2  # bump whenever the generated graph changes
 Variant = Literal["int8", "fp32"]
 
 _LN_EPS = 1e-12
+_QKV = ("query", "key", "value")
 
 
 def model_dir() -> Path:
@@ -85,8 +86,10 @@ def build_onnx_model(weights_path: Path, out_path: Path, *, variant: Variant = "
         inits.append(numpy_helper.from_array(np.ascontiguousarray(value), name))
         return name
 
-    def node(op: str, inputs: list[str], out: str, **attrs: object) -> str:
-        domain = "com.microsoft" if op in {"Attention", "SkipLayerNormalization", "BiasGelu"} else ""
+    def node(op: str, inputs: list[str], out: str, **attrs: Any) -> str:
+        domain = (
+            "com.microsoft" if op in {"Attention", "SkipLayerNormalization", "BiasGelu"} else ""
+        )
         nodes.append(helper.make_node(op, inputs, [out], name=out, domain=domain, **attrs))
         return out
 
@@ -99,7 +102,12 @@ def build_onnx_model(weights_path: Path, out_path: Path, *, variant: Variant = "
     seq_len = node("Shape", [ids], "seq_len", start=1, end=2)  # 1-D [seq]
     pos_rows = node(
         "Slice",
-        [pos, init("zero", np.array([0], np.int64)), seq_len, init("axis0", np.array([0], np.int64))],
+        [
+            pos,
+            init("zero", np.array([0], np.int64)),
+            seq_len,
+            init("axis0", np.array([0], np.int64)),
+        ],
         "pos_emb",
     )
     x = node("Add", [node("Gather", [word, ids], "tok_emb"), type0], "tok_type_emb")
@@ -118,10 +126,10 @@ def build_onnx_model(weights_path: Path, out_path: Path, *, variant: Variant = "
 
     for i in range(layers):
         p = f"encoder.layer.{i}."
-        qkv_w = np.concatenate(
-            [w[p + f"attention.self.{n}.weight"].T for n in ("query", "key", "value")], axis=1
+        qkv_w = np.concatenate([w[p + f"attention.self.{n}.weight"].T for n in _QKV], axis=1)
+        qkv_b = np.concatenate(
+            [w[p + f"attention.self.{n}.bias"] for n in ("query", "key", "value")]
         )
-        qkv_b = np.concatenate([w[p + f"attention.self.{n}.bias"] for n in ("query", "key", "value")])
         attn = node(
             "Attention",
             [x, init(f"l{i}_qkv_w", qkv_w), init(f"l{i}_qkv_b", qkv_b), mask],
@@ -129,7 +137,9 @@ def build_onnx_model(weights_path: Path, out_path: Path, *, variant: Variant = "
             num_heads=heads,
         )
         attn_out = node(
-            "MatMul", [attn, init(f"l{i}_ao_w", w[p + "attention.output.dense.weight"].T)], f"l{i}_ao"
+            "MatMul",
+            [attn, init(f"l{i}_ao_w", w[p + "attention.output.dense.weight"].T)],
+            f"l{i}_ao",
         )
         x = node(
             "SkipLayerNormalization",
@@ -149,7 +159,9 @@ def build_onnx_model(weights_path: Path, out_path: Path, *, variant: Variant = "
         inter = node(
             "BiasGelu", [inter, init(f"l{i}_in_b", w[p + "intermediate.dense.bias"])], f"l{i}_gelu"
         )
-        out = node("MatMul", [inter, init(f"l{i}_out_w", w[p + "output.dense.weight"].T)], f"l{i}_o")
+        out = node(
+            "MatMul", [inter, init(f"l{i}_out_w", w[p + "output.dense.weight"].T)], f"l{i}_o"
+        )
         x = node(
             "SkipLayerNormalization",
             [

@@ -93,14 +93,10 @@ def get_page(
     }
     if markdown:
         page["markdown"] = row["markdown"]
-    page["hreflang"] = [
-        {"hreflang": h, "url": u} for h, u in json.loads(row["hreflang"] or "[]")
-    ]
+    page["hreflang"] = [{"hreflang": h, "url": u} for h, u in json.loads(row["hreflang"] or "[]")]
     page["assets"] = store.page_assets(pid)
     page["screenshots"] = store.page_screenshots(pid)
-    page["history"] = [
-        {**h, "changed": bool(h["changed"])} for h in store.page_history(pid)
-    ]
+    page["history"] = [{**h, "changed": bool(h["changed"])} for h in store.page_history(pid)]
     page["cited_by"] = store.cited_by(pid, template_keys_for(store, row["domain"]))
     page["fetched_at"] = row["fetched_at"]
     page["indexed_at"] = row["indexed_at"]

@@ -56,8 +56,7 @@ def parse_crawl_body(body: Any, settings: Settings) -> dict[str, Any]:
         raise invalid_body("shots", "must be true, false or an integer from 0 to budget")
     typed = body["domain"].strip().lower().rstrip(".")
     entry_hosts = [typed] if typed.endswith("." + domain) else []
-    return {"domain": domain, "budget": budget, **flags, "shots": shots,
-            "entry_hosts": entry_hosts}
+    return {"domain": domain, "budget": budget, **flags, "shots": shots, "entry_hosts": entry_hosts}
 
 
 class RateLimiter:

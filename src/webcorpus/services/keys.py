@@ -45,19 +45,26 @@ def authenticate(store: Store, authorization: str | None) -> dict[str, Any] | No
         return None
     scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ServiceError("unauthorized", "use Authorization: Bearer <key>",
-                           headers={"WWW-Authenticate": "Bearer"})
+        raise ServiceError(
+            "unauthorized",
+            "use Authorization: Bearer <key>",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
     record = store.find_key(hash_key(token.strip()))
     if record is None:
-        raise ServiceError("unauthorized", "unknown or revoked key",
-                           headers={"WWW-Authenticate": "Bearer"})
+        raise ServiceError(
+            "unauthorized", "unknown or revoked key", headers={"WWW-Authenticate": "Bearer"}
+        )
     return record
 
 
 def require_scope(key: dict[str, Any] | None, scope: str) -> dict[str, Any]:
     if key is None:
-        raise ServiceError("unauthorized", "this operation needs an API key "
-                           "(Authorization: Bearer <key>)", headers={"WWW-Authenticate": "Bearer"})
+        raise ServiceError(
+            "unauthorized",
+            "this operation needs an API key (Authorization: Bearer <key>)",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
     if scope not in key["scopes"].split(","):
         raise ServiceError("forbidden", f"this key lacks the {scope!r} right")
     return key

@@ -6,6 +6,7 @@ SQLite comes from ``sqlean.py``: it bundles a current SQLite (FTS5 contentless-d
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from importlib import resources
 from pathlib import Path
@@ -84,9 +85,7 @@ class ConnectionPool:
     def close(self) -> None:
         with self._lock:
             for conn in self._all:
-                try:
+                with contextlib.suppress(Exception):
                     conn.close()
-                except Exception:  # noqa: S110
-                    pass
             self._all.clear()
         self._local = threading.local()

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from webcorpus.store.models import (
-    ACTIVE_STATES,
     BUCKETS,
     ContentQuery,
     JobRecord,
@@ -213,11 +212,6 @@ class SQLiteStore:
                 "started_at = coalesce(started_at, ?), resumes = resumes + ? WHERE id = ?",
                 (owner, t + lease_s, now, 1 if resumed else 0, row["id"]),
             )
-            if resumed:
-                conn.execute(
-                    "UPDATE job_urls SET bucket = 'pending' WHERE job_id = ? AND bucket = 'pending'",
-                    (row["id"],),
-                )
         return self.get_job(row["id"])
 
     def running_job_owners(self) -> list[str]:
@@ -431,8 +425,15 @@ class SQLiteStore:
             "fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(domain, url) DO UPDATE SET "
             "job_id = excluded.job_id, status = excluded.status, url_count = excluded.url_count, "
             "last_modified = excluded.last_modified, fetched_at = excluded.fetched_at",
-            (domain, url, job_id, status, url_count, last_modified,
-             time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
+            (
+                domain,
+                url,
+                job_id,
+                status,
+                url_count,
+                last_modified,
+                time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            ),
         )
 
     def get_domain(self, domain: str) -> dict[str, Any] | None:
@@ -581,7 +582,12 @@ class SQLiteStore:
                 ),
             )
             self.set_url(
-                page.job_id, ledger_url, "indexed", None, page_id=page.id, conn=conn,
+                page.job_id,
+                ledger_url,
+                "indexed",
+                None,
+                page_id=page.id,
+                conn=conn,
                 http_status=page.http_status,
             )
 
@@ -598,14 +604,11 @@ class SQLiteStore:
         last_modified: str | None = None,
     ) -> None:
         with self.tx() as conn:
-            row = conn.execute(
-                "SELECT content_hash FROM pages WHERE id = ?", (page_id,)
-            ).fetchone()
+            row = conn.execute("SELECT content_hash FROM pages WHERE id = ?", (page_id,)).fetchone()
             conn.execute(
                 "INSERT INTO page_history(page_id, job_id, fetched_at, status, content_hash, "
                 "changed, etag, last_modified) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
-                (page_id, job_id, fetched_at, status, row[0] if row else None, etag,
-                 last_modified),
+                (page_id, job_id, fetched_at, status, row[0] if row else None, etag, last_modified),
             )
             conn.execute(
                 "UPDATE pages SET fetched_at = ?, etag = coalesce(?, etag), "
@@ -613,7 +616,12 @@ class SQLiteStore:
                 (fetched_at, etag, last_modified, page_id),
             )
             self.set_url(
-                job_id, ledger_url, "unchanged", reason, page_id=page_id, http_status=status,
+                job_id,
+                ledger_url,
+                "unchanged",
+                reason,
+                page_id=page_id,
+                http_status=status,
                 conn=conn,
             )
 
@@ -706,7 +714,7 @@ class SQLiteStore:
 
     def page_assets(self, page_id: str) -> list[dict[str, Any]]:
         rows = self.conn.execute(
-            "SELECT url, kind, alt FROM assets WHERE page_id = ? ORDER BY rowid", (page_id,)
+            "SELECT url, kind, alt FROM assets WHERE page_id = ? ORDER BY url", (page_id,)
         ).fetchall()
         return [dict(r) for r in rows]
 
@@ -730,8 +738,9 @@ class SQLiteStore:
             if (r["target_url"], r["anchor"]) in template_keys or r["id"] in seen:
                 continue
             seen.add(r["id"])
-            out.append({"id": r["id"], "url": r["url"], "title": r["title"],
-                        "anchor_text": r["anchor"]})
+            out.append(
+                {"id": r["id"], "url": r["url"], "title": r["title"], "anchor_text": r["anchor"]}
+            )
         return out
 
     def page_collections(self, domain: str) -> list[str]:
@@ -755,9 +764,7 @@ class SQLiteStore:
             where.append(f"p.domain IN ({','.join('?' * len(query.domains))})")
             args.extend(query.domains)
         if query.collection:
-            where.append(
-                "p.domain IN (SELECT domain FROM collection_members WHERE slug = ?)"
-            )
+            where.append("p.domain IN (SELECT domain FROM collection_members WHERE slug = ?)")
             args.append(query.collection)
         for column, values in (
             ("type", query.types),
@@ -796,9 +803,9 @@ class SQLiteStore:
             where.append("p.published > ?")
             args.append(query.published_after)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
-        total = self.conn.execute(
-            f"SELECT count(*) FROM pages p {join} {clause}", args
-        ).fetchone()[0]
+        total = self.conn.execute(f"SELECT count(*) FROM pages p {join} {clause}", args).fetchone()[
+            0
+        ]
         order = _SORTS[query.sort]
         rows = self.conn.execute(
             f"SELECT p.id, p.url, p.canonical_url, p.title, p.domain, p.type, p.format, "

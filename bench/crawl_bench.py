@@ -1,0 +1,74 @@
+"""Crawl the local docs.python.org (nginx on loopback) with politeness off; print pages/min.
+
+    python bench/crawl_bench.py [--host docs.python.org] [--budget 2000] [--concurrency 32]
+
+Prints wall-clock pages/min (fetched, extracted, faceted, chunked and stored; embeddings are a
+separate stage and are excluded: see bench/embedding_bench.py), the job's own pages/min figure,
+and the mean CPU ms per page of the processing stage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.server import make_settings, run_server
+from tests.sites.docsites import ensure_doc_sites
+from tests.sites.nginx import start_nginx
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--host", default="docs.python.org")
+    parser.add_argument("--budget", type=int, default=2000)
+    parser.add_argument("--concurrency", type=int, default=32)
+    args = parser.parse_args()
+    sites = ensure_doc_sites()
+    nginx = start_nginx(sites, Path(tempfile.mkdtemp(prefix="wc-bench-nginx-")))
+    try:
+        settings = make_settings(
+            Path(tempfile.mkdtemp(prefix="wc-bench-")),
+            connect_to=nginx.connect_to(refuse_https=True),
+            max_concurrency=args.concurrency,
+            host_concurrency=args.concurrency,
+            adaptive_delay=False,
+            embeddings=False,
+        )
+        with run_server(settings) as srv:
+            start = time.perf_counter()
+            job = srv.crawl(args.host, budget=args.budget)
+            view = srv.wait(job, timeout=3600)
+            wall = time.perf_counter() - start
+        job_info = srv.store.get_job(job)
+    finally:
+        nginx.stop()
+    buckets = {k: v["count"] for k, v in view["coverage"]["buckets"].items() if v["count"]}
+    fetched = view["progress"]["fetched"]
+    print(
+        json.dumps(
+            {
+                "host": args.host,
+                "state": view["state"],
+                "buckets": buckets,
+                "fetched": fetched,
+                "indexed": view["progress"]["indexed"],
+                "wall_s": round(wall, 1),
+                "pages_per_min_wall": round(fetched / wall * 60, 1),
+                "pages_per_min_job": view["progress"]["pages_per_min"],
+                "cpu_ms_per_page_processing": (job_info.info if job_info else {}).get(
+                    "cpu_ms_per_page"
+                ),
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from webcorpus.index import embedder as emb
+from webcorpus.index.embedder import DIM, Embedder
+
+
+@pytest.fixture(scope="module")
+def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("models")
+
+
+@pytest.fixture(scope="module")
+def embedder(model_cache: Path) -> Embedder:
+    return Embedder(model_cache)
+
+
+def test_shape_dtype_and_norm(embedder: Embedder) -> None:
+    vecs = embedder.embed(["hello world", "", "a much longer sentence " * 200])
+    assert vecs.shape == (3, DIM) and vecs.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    assert embedder.embed([]).shape == (0, DIM)
+    q = embedder.embed_query("hello world")
+    assert q.shape == (DIM,)
+    assert float(q @ vecs[0]) > 0.999
+    assert embedder.name == "sentence-transformers/all-MiniLM-L6-v2" and embedder.dim == 384
+
+
+def test_semantics(embedder: Embedder) -> None:
+    docs = [
+        "To install the package on Debian, run apt-get install python3.",
+        "The quarterly revenue grew by twelve percent.",
+        "Our cat sleeps on the sofa all afternoon.",
+    ]
+    vecs = embedder.embed(docs)
+    for query, expected in [
+        ("how do I set up python on linux", 0),
+        ("financial results", 1),
+        ("pets at home", 2),
+    ]:
+        assert int(np.argmax(vecs @ embedder.embed_query(query))) == expected
+
+
+def test_batching_and_order_do_not_change_vectors(embedder: Embedder) -> None:
+    texts = [f"sentence {i} " + "word " * (i * 7 % 50) for i in range(20)]
+    a = embedder.embed(texts, batch_size=32)
+    b = embedder.embed(texts, batch_size=3)
+    c = embedder.embed(texts[::-1], batch_size=5)[::-1]
+    np.testing.assert_allclose(a, b, atol=2e-3)
+    np.testing.assert_allclose(a, c, atol=2e-3)
+    with pytest.raises(TypeError):
+        embedder.embed("not a list")
+
+
+def test_truncates_at_256_tokens(embedder: Embedder) -> None:
+    assert embedder.token_counts(["word " * 1000]) == [256]
+    long_a = "apple " * 300 + "zebra " * 300
+    long_b = "apple " * 300 + "quantum physics " * 300
+    a, b = embedder.embed([long_a, long_b])
+    assert float(a @ b) > 0.9999  # everything past the window is ignored
+
+
+def test_fp32_graph_is_exact_and_int8_is_close(model_cache: Path, embedder: Embedder) -> None:
+    """The fp32 graph reproduces sentence-transformers' vectors (pinned from torch fp32)."""
+    fp32 = Embedder(model_cache, variant="fp32")
+    texts = ["The quick brown fox jumps over the lazy dog.", "webcorpus hybrid search"]
+    exact = fp32.embed(texts)
+    close = embedder.embed(texts)
+    assert np.all(np.sum(exact * close, axis=1) > 0.985)
+    # First components of sentence-transformers' fp32 vector for the first text.
+    reference = np.array([0.04393355, 0.05893442, 0.04817838, 0.07754811, 0.02644439])
+    np.testing.assert_allclose(exact[0, :5], reference, atol=1e-4)
+
+
+def test_cached_build_is_reused_and_deterministic(model_cache: Path, embedder: Embedder) -> None:
+    path = emb.cached_model_path(model_cache)
+    assert path == embedder.model_path
+    mtime = path.stat().st_mtime_ns
+    assert emb.cached_model_path(model_cache).stat().st_mtime_ns == mtime
+    rebuilt = emb.build_onnx_model(
+        emb.model_dir() / "model.safetensors", model_cache / "again.onnx"
+    )
+    assert rebuilt.read_bytes() == path.read_bytes()
+
+
+def test_thread_safe(embedder: Embedder) -> None:
+    texts = [f"parallel text number {i}" for i in range(8)]
+    expected = embedder.embed(texts)
+    results: dict[int, np.ndarray] = {}
+
+    def work(i: int) -> None:
+        results[i] = embedder.embed(texts)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for r in results.values():
+        np.testing.assert_allclose(r, expected, atol=1e-6)
+
+
+def test_get_embedder_builds_in_data_dir_once(
+    monkeypatch: pytest.MonkeyPatch, model_cache: Path, embedder: Embedder
+) -> None:
+    from webcorpus.config import get_settings
+
+    data_dir = model_cache.parent / "data"
+    (data_dir / "models").mkdir(parents=True)
+    # Reuse the module's build instead of quantizing again.
+    (data_dir / "models" / embedder.model_path.name).write_bytes(embedder.model_path.read_bytes())
+    monkeypatch.setenv("WEBCORPUS_DATA_DIR", str(data_dir))
+    get_settings.cache_clear()
+    monkeypatch.setattr(emb, "_instance", None)
+    try:
+        first = emb.get_embedder()
+        assert emb.get_embedder() is first
+        assert first.model_path.parent == data_dir / "models"
+    finally:
+        get_settings.cache_clear()
