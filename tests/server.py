@@ -70,6 +70,7 @@ def make_settings(data_dir: Path, **overrides: Any) -> Settings:
         "max_retries": 1,
         "job_lease_s": 6.0,
         "connect_to_only": True,
+        "embeddings": False,
     }
     base.update(overrides)
     return Settings(**base)

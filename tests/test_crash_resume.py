@@ -40,6 +40,7 @@ def test_kill_and_restart_resumes(nginx_server: RunningServer, tmp_path: Path) -
         "WEBCORPUS_CRAWL_DELAY_S": "0",
         "WEBCORPUS_HOST_CONCURRENCY": "4",
         "WEBCORPUS_JOB_LEASE_S": "6",
+        "WEBCORPUS_EMBEDDINGS": "false",
     }
     cli = [sys.executable, "-m", "webcorpus.cli"]
     key = subprocess.run(

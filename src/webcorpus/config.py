@@ -61,6 +61,13 @@ class Settings(BaseSettings):
     max_q_chars: int = 1000
     crawl_rate_per_minute: int = 30
 
+    # Search
+    embeddings: bool = True
+    """Embed chunks for vector search; false keeps text search only (and skips the model)."""
+    embed_batch: int = 64
+    embed_threads: int = 0
+    """ONNX Runtime threads for indexing (0: one per core)."""
+
     # Workers
     worker: bool = True
     worker_processes: int = 1

@@ -111,7 +111,8 @@ add(
 <h2>v2.13.2 — 2025-04-28</h2><ul><li>Fixed: <code>stackmint connect</code> ignored the <code>--role</code> flag.</li><li>Improved: cold start time down to 450 ms at p95.</li></ul>
 <h2>v2.13.0 — 2025-04-10</h2><ul><li>Added: Postgres 17 support.</li><li>Deprecated: the v1 branches API; it will be removed on 2025-10-01.</li></ul>
 <h2>v2.12.0 — 2025-03-20</h2><ul><li>Added: IP allow lists on the Scale plan.</li><li>Changed: default autosuspend delay is now 5 minutes.</li></ul>""",
-    ("changelog", "article", "developers", "en", True, None),
+    # has_code False: inline identifiers only, no code block (see src/webcorpus/facets/code.py)
+    ("changelog", "article", "developers", "en", False, None),
 )
 add(
     "stackmint-careers",
@@ -191,7 +192,7 @@ add(
 <h2>How it works</h2><ol><li>Install the integration from the Vercel marketplace.</li><li>Pick the Stackmint project to link.</li><li>Every preview deployment receives its own <code>DATABASE_URL</code> pointing to a fresh branch.</li></ol>
 <h2>Features</h2><ul><li>Automatic branch cleanup when the preview is deleted</li><li>Environment variables synced to Vercel</li><li>Works with Next.js, Remix and SvelteKit</li></ul>
 <a href="https://vercel.com/integrations/stackmint">Add integration</a>""",
-    ("integration", "landing", "developers", "en", True, None),
+    ("integration", "landing", "developers", "en", False, None),
 )
 add(
     "stackmint-event",

@@ -8,9 +8,11 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request, Response
 
 from webcorpus import __version__
-from webcorpus.api import content, crawl, jobs, problems
+from webcorpus.api import collections, content, crawl, domains, facets, jobs, problems, search
 from webcorpus.config import Settings
+from webcorpus.mcp import http as mcp_http
 from webcorpus.services.crawls import RateLimiter
+from webcorpus.services.search import SearchEngine
 from webcorpus.store import Store, open_store
 
 
@@ -31,7 +33,8 @@ def create_app(
             worker.start()
             app.state.wake_worker = worker.wake
         try:
-            yield
+            async with mcp_running():
+                yield
         finally:
             if worker is not None:
                 worker.stop()
@@ -50,6 +53,7 @@ def create_app(
     app.state.settings = settings
     app.state.store = store
     app.state.rate_limiter = RateLimiter(settings.crawl_rate_per_minute)
+    app.state.search_engine = SearchEngine(store, settings)
     problems.install(app)
 
     @app.middleware("http")
@@ -60,6 +64,7 @@ def create_app(
         response.headers["X-Webcorpus-Version"] = __version__
         return response
 
-    for module in (crawl, jobs, content):
+    for module in (crawl, jobs, content, search, facets, domains, collections):
         app.include_router(module.router)
+    mcp_running = mcp_http.install(app, settings, store)
     return app

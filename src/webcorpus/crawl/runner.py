@@ -690,6 +690,7 @@ class JobRunner:
             write,
             ledger_url=url,
             changed=state is None or state.text_hash != page.text_hash,
+            fetched=url == entry.url,
         )
         await self._add(follow)
 

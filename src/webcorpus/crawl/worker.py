@@ -17,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from webcorpus.config import Settings
 from webcorpus.crawl.pipeline import make_pool
 from webcorpus.crawl.runner import JobRunner
+from webcorpus.index.embedding_worker import EmbeddingWorker
 from webcorpus.services.clock import now_iso
 from webcorpus.store import Store
 
@@ -60,7 +61,7 @@ class Worker:
         self._stop = asyncio.Event()
         self._wake = asyncio.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.embedder = None
+        self.embedder: EmbeddingWorker | None = None
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -70,6 +71,9 @@ class Worker:
     async def run(self) -> None:
         self.loop = asyncio.get_running_loop()
         release_dead_local_leases(self.store)
+        if self.settings.embeddings and self.embedder is None:
+            self.embedder = EmbeddingWorker(self.settings, self.store)
+            self.embedder.start()
         while not self._stop.is_set():
             job = self.store.lease_job(self.owner, self.settings.job_lease_s, now_iso())
             if job is None:
@@ -101,6 +105,8 @@ class Worker:
             stop.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
+        if self.embedder is not None:
+            self.embedder.stop()
 
     def _embeddings_active(self) -> bool:
         return self.embedder is not None and self.embedder.is_alive()

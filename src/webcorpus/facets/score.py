@@ -22,17 +22,21 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
+import numpy as np
+
 from webcorpus.extract.document import ExtractedDocument
 from webcorpus.facets import rules
+from webcorpus.facets.code import has_code as page_has_code
 from webcorpus.facets.locale import page_locale
 from webcorpus.facets.textstats import Bag, vocab
 from webcorpus.facets.vocabulary import TOPIC_KEYWORDS
 
 MAX_TEXT = 8_000
+_MASK64 = (1 << 64) - 1
 MAX_TOPICS = 5
 
 
@@ -151,7 +155,6 @@ _HYPE = vocab(
 )
 _YOU = vocab("you", "your", "you'll", "you're", "yours")
 _WORD = re.compile(r"\w+")
-_FENCE = re.compile(r"^```", re.M)
 
 
 def _technicality(sig: rules.Signals, ident_n: int, why: list[str]) -> float:
@@ -219,19 +222,56 @@ def _promotional(type_: str, sig: rules.Signals, text: str, why: list[str]) -> f
     return _clamp(score)
 
 
-def _originality(
-    doc: ExtractedDocument, sig: rules.Signals, max_similarity: float, why: list[str]
-) -> float:
-    dup = min(1.0, max(0.0, (max_similarity - 0.75) / 0.2))
+def boilerplate_share(doc: ExtractedDocument, words: int | None = None) -> float:
+    """Template-link anchor words / (those + main-content words): how much of the page is chrome."""
     template_words = sum(
         len(link.anchor_text.split()) for link in doc.links if link.position == "template"
     )
-    boiler = template_words / max(1, template_words + sig.words)
-    score = 1.0 - max(dup, 0.8 * boiler)
-    if sig.words < 100:
-        score = min(score, 0.3 + 0.7 * sig.words / 100)
-    why.append(f"max similarity {max_similarity:.3f} -> dup {dup:.2f}, boilerplate {boiler:.2f}")
+    main = doc.words if words is None else words
+    return template_words / max(1, template_words + main)
+
+
+def originality_from(
+    boilerplate_share: float, max_similarity: float, words: int | None = None
+) -> float:
+    """Originality in [0, 1] from the page's boilerplate share and its highest SimHash
+    ``similarity()`` to another page of the corpus (0.0 when there is none).
+
+    Near-duplicate evidence counts from 0 at similarity ≤ 0.75 up to 1 at ≥ 0.95; boilerplate
+    weighs 0.8; the larger of the two is taken. Pages under 100 words are capped (their text is
+    mostly template). Pass ``words`` to apply that cap.
+    """
+    dup = min(1.0, max(0.0, (max_similarity - 0.75) / 0.2))
+    score = 1.0 - max(dup, 0.8 * boilerplate_share)
+    if words is not None and words < 100:
+        score = min(score, 0.3 + 0.7 * words / 100)
     return _clamp(score)
+
+
+def max_similarity(simhash: int | None, others: Iterable[int | None]) -> float:
+    """Highest ``similarity(simhash, other)`` over ``others`` (0.0 when there are none).
+
+    Vectorised: a domain of 10 000 pages takes well under a millisecond.
+    """
+    if simhash is None:
+        return 0.0
+    arr = np.fromiter(
+        ((o & _MASK64) for o in others if o is not None), dtype=np.uint64
+    )
+    if not arr.size:
+        return 0.0
+    x = np.bitwise_xor(arr, np.uint64(simhash & _MASK64))
+    bits = np.unpackbits(x.view(np.uint8)).reshape(-1, 64).sum(axis=1)
+    return float(1.0 - bits.min() / 64.0)
+
+
+def _originality(
+    doc: ExtractedDocument, sig: rules.Signals, max_sim: float, why: list[str]
+) -> float:
+    boiler = boilerplate_share(doc, sig.words)
+    dup = min(1.0, max(0.0, (max_sim - 0.75) / 0.2))
+    why.append(f"max similarity {max_sim:.3f} -> dup {dup:.2f}, boilerplate {boiler:.2f}")
+    return originality_from(boiler, max_sim, sig.words)
 
 
 def _topic_index() -> tuple[
@@ -331,10 +371,8 @@ def score_page(
     locale = page_locale(
         doc.language, text, url, headers=headers, hreflang=doc.hreflang, explain=explain["locale"]
     )
-    has_code = doc.has_code or bool(_FENCE.search(md))
-    explain["has_code"].append(
-        "extraction found code" if doc.has_code else ("fenced block" if has_code else "no code")
-    )
+    has_code, code_why = page_has_code(doc.markdown)
+    explain["has_code"].append(code_why)
     return Facets(
         type=type_,
         format=fmt,

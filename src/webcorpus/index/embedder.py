@@ -30,7 +30,7 @@ from tokenizers import Tokenizer
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 DIM = 384
 MAX_SEQ_LENGTH = 256
-BUILDER_VERSION = 2  # bump whenever the generated graph changes
+BUILDER_VERSION = 3  # bump whenever the generated graph changes
 Variant = Literal["int8", "fp32"]
 
 _LN_EPS = 1e-12
@@ -204,14 +204,15 @@ def build_onnx_model(weights_path: Path, out_path: Path, *, variant: Variant = "
         if variant == "int8":
             from onnxruntime.quantization import QuantType, quantize_dynamic
 
-            # Per-channel int8 weights for the MatMuls; the FFN down-projections (whose
-            # activations have outliers) stay fp32. Measured against the fp32 reference:
-            # cosine mean 0.997 / min 0.993 (per-tensor int8 everywhere: 0.98 / 0.88).
+            # Per-channel int8 weights for all MatMuls except the first layer's FFN
+            # down-projection, the most sensitive one. Cosine to the fp32 reference on 300 doc
+            # chunks: mean 0.9955 / min 0.9907 (all MatMuls: 0.9945 / 0.9883; per-tensor
+            # int8: 0.98 / 0.88).
             quantize_dynamic(
                 fp32_path,
                 final,
                 op_types_to_quantize=["MatMul"],
-                nodes_to_exclude=[f"l{i}_o" for i in range(layers)],
+                nodes_to_exclude=["l0_o"],
                 weight_type=QuantType.QInt8,
                 per_channel=True,
                 reduce_range=False,

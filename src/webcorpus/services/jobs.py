@@ -69,8 +69,9 @@ def progress(store: Store, job: JobRecord, cov: dict[str, Any]) -> dict[str, Any
     pending = b["pending"]["count"]
     total = cov["total"]
     resolved = total - pending - b["budget"]["count"] - b["stoppedEarly"]["count"]
+    fetched = store.fetched_count(job.id)
     elapsed = _elapsed(job)
-    rate = resolved / (elapsed / 60) if elapsed > 1 else 0.0
+    rate = fetched / (elapsed / 60) if elapsed > 1 else 0.0
     backlog = store.embedding_backlog(job.id)
     eta: dict[str, Any] | None
     if job.state in ("completed", "partial", "failed", "cancelled"):
@@ -78,7 +79,7 @@ def progress(store: Store, job: JobRecord, cov: dict[str, Any]) -> dict[str, Any
     elif rate <= 0 or job.state == "queued":
         eta = None
     else:
-        budget_left = max(0, job.params.get("budget", 0) - job.fetched)
+        budget_left = max(0, job.params.get("budget", 0) - fetched)
         low_pages = min(pending, budget_left)
         high_pages = budget_left if pending < budget_left else low_pages
         per_s = rate / 60
@@ -92,7 +93,7 @@ def progress(store: Store, job: JobRecord, cov: dict[str, Any]) -> dict[str, Any
         "indexed": b["indexed"]["count"],
         "pending": pending,
         "discovered": total,
-        "fetched": job.fetched,
+        "fetched": fetched,
         "elapsed_s": round(elapsed, 1),
         "pages_per_min": round(rate, 1),
         "eta": eta,

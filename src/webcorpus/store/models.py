@@ -134,3 +134,23 @@ class ContentQuery:
     sort: str = "cited"
     limit: int = 20
     offset: int = 0
+
+
+@dataclass(slots=True)
+class SearchFilters:
+    domains: list[str] = field(default_factory=list)
+    collection: str | None = None
+    locales: list[str] = field(default_factory=list)
+    types: list[str] = field(default_factory=list)
+    topics: list[str] = field(default_factory=list)
+    technicality_min: float | None = None
+
+    def active(self) -> bool:
+        return bool(
+            self.domains
+            or self.collection
+            or self.locales
+            or self.types
+            or self.topics
+            or self.technicality_min is not None
+        )

@@ -17,7 +17,11 @@ from webcorpus.store.models import (
     PageWrite,
     UrlEntry,
 )
+from webcorpus.store.sqlite.collections import CollectionsMixin
 from webcorpus.store.sqlite.db import Connection, ConnectionPool, connect, migrate
+from webcorpus.store.sqlite.domains import DomainsMixin
+from webcorpus.store.sqlite.facets import FacetsMixin
+from webcorpus.store.sqlite.search import SearchMixin
 
 
 class ConflictError(Exception):
@@ -58,7 +62,7 @@ _SORTS = {
 }
 
 
-class SQLiteStore:
+class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
     backend = "sqlite"
 
     def __init__(self, path: Path) -> None:
@@ -466,7 +470,9 @@ class SQLiteStore:
         ).fetchone()
         return row[0] if row else None
 
-    def save_page(self, page: PageWrite, *, ledger_url: str, changed: bool) -> None:
+    def save_page(
+        self, page: PageWrite, *, ledger_url: str, changed: bool, fetched: bool = True
+    ) -> None:
         """Store a page, its history row, assets, links, chunks and its ledger state atomically."""
         f = page.facets
         with self.tx() as conn:
@@ -588,7 +594,7 @@ class SQLiteStore:
                 None,
                 page_id=page.id,
                 conn=conn,
-                http_status=page.http_status,
+                http_status=page.http_status if fetched else None,
             )
 
     def record_unchanged(
@@ -686,6 +692,11 @@ class SQLiteStore:
             (limit,),
         ).fetchall()
         return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def reset_vectors(self) -> None:
+        with self.tx() as conn:
+            conn.execute("DELETE FROM chunk_vectors")
+            conn.execute("UPDATE chunks SET embedded = 0 WHERE embedded = 1")
 
     def save_vectors(self, items: Sequence[tuple[int, bytes]]) -> None:
         with self.tx() as conn:

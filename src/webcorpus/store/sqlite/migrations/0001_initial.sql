@@ -155,7 +155,7 @@ CREATE TABLE links (
 CREATE INDEX links_target ON links(target_page_id, position);
 
 CREATE TABLE chunks (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     page_id TEXT NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
     idx INTEGER NOT NULL,
     heading TEXT NOT NULL DEFAULT '',
@@ -171,6 +171,7 @@ CREATE TABLE chunk_vectors (
 );
 CREATE INDEX chunks_page ON chunks(page_id, idx);
 CREATE INDEX chunks_pending ON chunks(embedded, id);
+CREATE INDEX chunks_job ON chunks(job_id, embedded);
 
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
     title, heading, text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'

@@ -1,0 +1,281 @@
+"""Parameter parsing shared by the HTTP and MCP adapters: one rule for each filter.
+
+The adapters hand over raw values (comma lists as strings, numbers as numbers); these functions
+normalize them, check bounds and vocabularies, and raise ``invalid_param`` with a message that
+names the parameter and the allowed values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from webcorpus.config import Settings
+from webcorpus.crawl.domains import validate_root_domain
+from webcorpus.facets.vocabulary import AUDIENCES, FORMATS, TOPICS, TYPES
+from webcorpus.index.ftsquery import fts5_query
+from webcorpus.services.errors import invalid_param
+from webcorpus.store.models import ContentQuery, SearchFilters
+
+CONTENT_SORTS = (
+    "relevance",
+    "cited",
+    "published",
+    "words",
+    "technicality",
+    "depth",
+    "originality",
+    "promotional",
+    "indexed",
+)
+CONTENT_PARAMS = (
+    "q",
+    "domain",
+    "collection",
+    "type",
+    "format",
+    "audience",
+    "locale",
+    "topics",
+    "technicality_min",
+    "depth_min",
+    "originality_min",
+    "promotional_max",
+    "has_code",
+    "words_min",
+    "published_after",
+    "sort",
+    "limit",
+    "offset",
+)
+SEARCH_MODES = ("hybrid", "vector", "text")
+SEARCH_PARAMS = (
+    "q",
+    "mode",
+    "domain",
+    "collection",
+    "locale",
+    "type",
+    "topics",
+    "technicality_min",
+    "limit",
+)
+MAX_OFFSET = 10000
+
+
+def join_list(value: str | list[str] | tuple[str, ...] | None) -> str | None:
+    """A list argument (MCP) as the comma list the HTTP parameter takes."""
+    if value is None or isinstance(value, str):
+        return value
+    return ",".join(value)
+
+
+def split_list(
+    param: str, value: str | None, vocabulary: dict[str, str] | None = None
+) -> list[str]:
+    if value is None:
+        return []
+    items = [v.strip().lower() for v in value.split(",") if v.strip()]
+    if not items:
+        raise invalid_param(param, "must not be empty")
+    if vocabulary is not None:
+        bad = [v for v in items if v not in vocabulary]
+        if bad:
+            raise invalid_param(
+                param, f"unknown value(s) {', '.join(bad)}; allowed: {', '.join(vocabulary)}"
+            )
+    return items
+
+
+def parse_domains(value: str | None) -> list[str]:
+    out = []
+    for item in split_list("domain", value):
+        try:
+            out.append(validate_root_domain(item))
+        except ValueError as exc:
+            raise invalid_param("domain", str(exc)) from exc
+    return out
+
+
+def parse_locales(value: str | None) -> list[str]:
+    items = split_list("locale", value)
+    for item in items:
+        parts = item.split("-")
+        if not (2 <= len(parts[0]) <= 3 and parts[0].isalpha()) or not all(
+            p.isalnum() and 1 <= len(p) <= 8 for p in parts
+        ):
+            raise invalid_param("locale", f"{item!r} is not a BCP 47 tag such as de or en-US")
+    return items
+
+
+def parse_published_after(value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        if len(value) == 10:
+            return date.fromisoformat(value).isoformat()
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).date().isoformat()
+    except ValueError as exc:
+        raise invalid_param(
+            "published_after", "must be a date (YYYY-MM-DD) or an RFC 3339 time"
+        ) from exc
+
+
+def parse_collection(value: str | None) -> str | None:
+    return value.strip().lower() if value else None
+
+
+def check_score(param: str, value: float | None) -> float | None:
+    if value is not None and not 0 <= value <= 1:
+        raise invalid_param(param, "must be a number from 0 to 1")
+    return value
+
+
+def check_int(param: str, value: int | None, low: int, high: int | None = None) -> int | None:
+    if value is None:
+        return None
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or value < low
+        or (high is not None and value > high)
+    ):
+        bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
+        raise invalid_param(param, f"must be an integer {bound}")
+    return value
+
+
+def check_q(q: str | None, settings: Settings) -> str | None:
+    if q is None:
+        return None
+    if not q.strip():
+        raise invalid_param("q", "must not be empty")
+    if len(q) > settings.max_q_chars:
+        raise invalid_param("q", f"is limited to {settings.max_q_chars} characters")
+    return q
+
+
+@dataclass(slots=True)
+class ContentRequest:
+    query: ContentQuery
+    applied: dict[str, Any]
+
+
+def content_query(
+    settings: Settings,
+    *,
+    q: str | None = None,
+    domain: str | None = None,
+    collection: str | None = None,
+    type: str | None = None,
+    format: str | None = None,
+    audience: str | None = None,
+    locale: str | None = None,
+    topics: str | None = None,
+    technicality_min: float | None = None,
+    depth_min: float | None = None,
+    originality_min: float | None = None,
+    promotional_max: float | None = None,
+    has_code: bool | None = None,
+    words_min: int | None = None,
+    published_after: str | None = None,
+    sort: str | None = None,
+    limit: int = 20,
+    offset: int = 0,
+) -> ContentRequest:
+    """The page-list query for GET /api/content and the MCP ``list_content`` tool."""
+    check_int("limit", limit, 1, settings.content_limit)
+    check_int("offset", offset, 0, MAX_OFFSET)
+    check_int("words_min", words_min, 0)
+    for name, value in (
+        ("technicality_min", technicality_min),
+        ("depth_min", depth_min),
+        ("originality_min", originality_min),
+        ("promotional_max", promotional_max),
+    ):
+        check_score(name, value)
+    q = check_q(q, settings)
+    fts = fts5_query(q) if q else None
+    if q and fts is None:
+        raise invalid_param("q", "has no searchable words")
+    if sort is not None and sort not in CONTENT_SORTS:
+        raise invalid_param("sort", f"must be one of {', '.join(CONTENT_SORTS)}")
+    effective_sort = sort or ("relevance" if q else "cited")
+    if effective_sort == "relevance" and not q:
+        raise invalid_param("sort", "relevance needs q")
+    query = ContentQuery(
+        q=q,
+        fts=fts,
+        domains=parse_domains(domain),
+        collection=parse_collection(collection),
+        types=split_list("type", type, TYPES),
+        formats=split_list("format", format, FORMATS),
+        audiences=split_list("audience", audience, AUDIENCES),
+        locales=parse_locales(locale),
+        topics=split_list("topics", topics, TOPICS),
+        technicality_min=technicality_min,
+        depth_min=depth_min,
+        originality_min=originality_min,
+        promotional_max=promotional_max,
+        has_code=has_code,
+        words_min=words_min,
+        published_after=parse_published_after(published_after),
+        sort=effective_sort,
+        limit=limit,
+        offset=offset,
+    )
+    applied = {
+        "q": q,
+        "domain": query.domains or None,
+        "collection": query.collection,
+        "type": query.types or None,
+        "format": query.formats or None,
+        "audience": query.audiences or None,
+        "locale": query.locales or None,
+        "topics": query.topics or None,
+        "technicality_min": technicality_min,
+        "depth_min": depth_min,
+        "originality_min": originality_min,
+        "promotional_max": promotional_max,
+        "has_code": has_code,
+        "words_min": words_min,
+        "published_after": query.published_after,
+    }
+    return ContentRequest(query, {k: v for k, v in applied.items() if v is not None})
+
+
+@dataclass(slots=True)
+class SearchRequest:
+    filters: SearchFilters
+    applied: dict[str, Any]
+
+
+def search_filters(
+    *,
+    domain: str | None = None,
+    collection: str | None = None,
+    locale: str | None = None,
+    type: str | None = None,
+    topics: str | None = None,
+    technicality_min: float | None = None,
+) -> SearchRequest:
+    """The filters of GET /api/search and the MCP ``search`` tool (q, mode, limit: the engine)."""
+    check_score("technicality_min", technicality_min)
+    filters = SearchFilters(
+        domains=parse_domains(domain),
+        collection=parse_collection(collection),
+        locales=parse_locales(locale),
+        types=split_list("type", type, TYPES),
+        topics=split_list("topics", topics, TOPICS),
+        technicality_min=technicality_min,
+    )
+    applied = {
+        "domain": filters.domains or None,
+        "collection": filters.collection,
+        "locale": filters.locales or None,
+        "type": filters.types or None,
+        "topics": filters.topics or None,
+        "technicality_min": technicality_min,
+    }
+    return SearchRequest(filters, {k: v for k, v in applied.items() if v is not None})

@@ -1,0 +1,84 @@
+"""SQLite queries for search: FTS5 over chunks and the raw material of the vector index."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from webcorpus.store.models import SearchFilters
+
+
+def _filter_sql(f: SearchFilters, alias: str = "p") -> tuple[str, list[Any]]:
+    where: list[str] = []
+    args: list[Any] = []
+    if f.domains:
+        where.append(f"{alias}.domain IN ({','.join('?' * len(f.domains))})")
+        args.extend(f.domains)
+    if f.collection:
+        where.append(f"{alias}.domain IN (SELECT domain FROM collection_members WHERE slug = ?)")
+        args.append(f.collection)
+    if f.types:
+        where.append(f"{alias}.type IN ({','.join('?' * len(f.types))})")
+        args.extend(f.types)
+    if f.locales:
+        parts = []
+        for loc in f.locales:
+            parts.append(f"(lower({alias}.locale) = ? OR lower({alias}.locale) LIKE ?)")
+            args.extend([loc.lower(), loc.lower() + "-%"])
+        where.append("(" + " OR ".join(parts) + ")")
+    if f.topics:
+        where.append(
+            f"{alias}.id IN (SELECT page_id FROM page_topics WHERE topic IN "
+            f"({','.join('?' * len(f.topics))}))"
+        )
+        args.extend(f.topics)
+    if f.technicality_min is not None:
+        where.append(f"{alias}.technicality >= ?")
+        args.append(f.technicality_min)
+    return " AND ".join(where), args
+
+
+class SearchMixin:
+    conn: Any
+    tx: Any
+
+    def search_text(self, fts: str, filters: SearchFilters, k: int) -> list[tuple[int, float]]:
+        """Chunk ids ranked by BM25 (title and heading weigh more), filters applied first."""
+        clause, args = _filter_sql(filters)
+        extra = f"AND {clause}" if clause else ""
+        rows = self.conn.execute(
+            f"SELECT c.id, bm25(chunks_fts, 4.0, 2.0, 1.0) AS score FROM chunks_fts "
+            f"JOIN chunks c ON c.id = chunks_fts.rowid JOIN pages p ON p.id = c.page_id "
+            f"WHERE chunks_fts MATCH ? {extra} ORDER BY score, c.id LIMIT ?",
+            [fts, *args, k],
+        ).fetchall()
+        return [(int(r[0]), float(r[1])) for r in rows]
+
+    def filtered_page_ids(self, filters: SearchFilters) -> list[str]:
+        clause, args = _filter_sql(filters)
+        rows = self.conn.execute(
+            f"SELECT p.id FROM pages p {'WHERE ' + clause if clause else ''}", args
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    def vector_rows_after(self, after_id: int, limit: int) -> list[tuple[int, str, bytes]]:
+        rows = self.conn.execute(
+            "SELECT v.chunk_id, c.page_id, v.vector FROM chunk_vectors v "
+            "JOIN chunks c ON c.id = v.chunk_id WHERE v.chunk_id > ? ORDER BY v.chunk_id LIMIT ?",
+            (after_id, limit),
+        ).fetchall()
+        return [(int(r[0]), str(r[1]), bytes(r[2])) for r in rows]
+
+    def vector_count(self) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM chunk_vectors").fetchone()[0])
+
+    def chunk_hits(self, chunk_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+        if not chunk_ids:
+            return {}
+        marks = ",".join("?" * len(chunk_ids))
+        rows = self.conn.execute(
+            f"SELECT c.id AS chunk_id, c.page_id, c.heading, c.text, p.url, p.title, p.domain "
+            f"FROM chunks c JOIN pages p ON p.id = c.page_id WHERE c.id IN ({marks})",
+            list(chunk_ids),
+        ).fetchall()
+        return {int(r["chunk_id"]): dict(r) for r in rows}
