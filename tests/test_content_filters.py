@@ -114,7 +114,9 @@ def test_vocabulary_filters(corpus: tuple[Running, list[Page]]) -> None:
 
 def test_locale_prefix_matches_regions(corpus: tuple[Running, list[Page]]) -> None:
     srv, everything = corpus
-    regional = Counter(p["facets"]["locale"] for p in everything if "-" in (p["facets"]["locale"] or ""))
+    regional = Counter(
+        p["facets"]["locale"] for p in everything if "-" in (p["facets"]["locale"] or "")
+    )
     non_en = [loc for loc in regional if not loc.startswith("en")]
     assert non_en, regional
     lang = non_en[0].split("-")[0].lower()
@@ -142,7 +144,10 @@ def test_topics_filter(corpus: tuple[Running, list[Page]]) -> None:
     assert counts, "no page got a topic"
     topic = counts.most_common(1)[0][0]
     check(
-        srv, everything, {"topics": topic}, lambda p: topic in p["facets"]["topics"],
+        srv,
+        everything,
+        {"topics": topic},
+        lambda p: topic in p["facets"]["topics"],
         {"topics": [topic]},
     )
     if len(counts) > 1:
@@ -213,8 +218,11 @@ def test_published_after(corpus: tuple[Running, list[Page]]) -> None:
 def test_domain_and_collection(corpus: tuple[Running, list[Page]]) -> None:
     srv, everything = corpus
     check(
-        srv, everything, {"domain": "postgresql.org"},
-        lambda p: p["domain"] == "postgresql.org", {"domain": ["postgresql.org"]},
+        srv,
+        everything,
+        {"domain": "postgresql.org"},
+        lambda p: p["domain"] == "postgresql.org",
+        {"domain": ["postgresql.org"]},
     )
     check(
         srv,
@@ -225,8 +233,11 @@ def test_domain_and_collection(corpus: tuple[Running, list[Page]]) -> None:
         narrows=False,
     )
     check(
-        srv, everything, {"collection": "docs-shelf"},
-        lambda p: p["domain"] == "postgresql.org", {"collection": "docs-shelf"},
+        srv,
+        everything,
+        {"collection": "docs-shelf"},
+        lambda p: p["domain"] == "postgresql.org",
+        {"collection": "docs-shelf"},
     )
 
 
@@ -237,9 +248,11 @@ def test_combined_filters_intersect(corpus: tuple[Running, list[Page]]) -> None:
         srv,
         everything,
         {"domain": "debian-handbook.info", "has_code": "true", "words_min": words},
-        lambda p: p["domain"] == "debian-handbook.info"
-        and p["facets"]["has_code"]
-        and p["facets"]["words"] >= words,
+        lambda p: (
+            p["domain"] == "debian-handbook.info"
+            and p["facets"]["has_code"]
+            and p["facets"]["words"] >= words
+        ),
         {"domain": ["debian-handbook.info"], "has_code": True, "words_min": words},
     )
 

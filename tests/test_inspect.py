@@ -1,4 +1,4 @@
-"""``webcorpus inspect FILE --url URL``: extraction + facets of a saved page, printed, nothing stored."""
+"""`webcorpus inspect FILE --url URL`: extraction + facets of a saved page; nothing stored."""
 
 from __future__ import annotations
 
@@ -70,8 +70,18 @@ def test_docs_page(tmp_path: Path) -> None:
     assert page["domain"] == "stackmint.io"
     f = page["facets"]
     assert set(f) == {
-        "type", "format", "audience", "locale", "topics", "technicality", "depth",
-        "originality", "promotional", "has_code", "words", "published",
+        "type",
+        "format",
+        "audience",
+        "locale",
+        "topics",
+        "technicality",
+        "depth",
+        "originality",
+        "promotional",
+        "has_code",
+        "words",
+        "published",
     }
     assert f["type"] == "docs" and f["format"] == "tutorial" and f["has_code"] is True
     assert "```javascript" in page["markdown"] and "npm install -g stackmint" in page["markdown"]

@@ -10,7 +10,7 @@ import logging
 import sys
 from typing import Any
 
-from webcorpus import __version__
+from webcorpus import __version__, inspect_cli
 from webcorpus.config import Settings
 
 
@@ -195,6 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
     revoke = ksub.add_parser("revoke", help="revoke a key by name")
     revoke.add_argument("name")
     keys.set_defaults(func=cmd_keys)
+    inspect_cli.add_parser(sub)
     return parser
 
 

@@ -50,7 +50,7 @@ def process_page(
     start = time.process_time()
     doc = extract(body, url, headers=headers)
     facets = score_page(doc, url, headers=headers, sitemap_lastmod=sitemap_lastmod)
-    facet_dict = facets.as_dict()
+    facet_dict = {**facets.as_dict(), "explain": facets.explain}
     chunks = [
         (c.index, c.heading, c.text, c.tokens)
         for c in chunk_markdown(doc.markdown, title=doc.title)

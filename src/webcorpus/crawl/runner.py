@@ -27,6 +27,7 @@ from webcorpus.crawl.politeness import HostThrottle
 from webcorpus.crawl.ssrf import parse_connect_to
 from webcorpus.crawl.types import FetchResult
 from webcorpus.crawl.urls import TrapGuard, in_scope, normalize_url, page_id, url_host
+from webcorpus.facets import boilerplate_share, max_similarity, originality_from
 from webcorpus.services import citations
 from webcorpus.services.clock import now_iso
 from webcorpus.store import Store
@@ -86,6 +87,7 @@ class JobRunner:
         self.wakeup = asyncio.Event()
         self.cpu_ms = 0.0
         self.info: dict[str, Any] = dict(job.info)
+        self.simhashes: dict[str, int | None] = {}
         self.db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="webcorpus-db")
 
     async def _db(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -123,6 +125,7 @@ class JobRunner:
     async def _run(self) -> None:
         self.fetched = await self._db(self.store.fetched_count, self.job.id)
         self.known = await self._db(self.store.ledger_urls, self.job.id)
+        self.simhashes = dict(await self._db(self.store.domain_simhashes, self.domain))
         async with Fetcher(self.settings) as fetcher:
             self.fetcher = fetcher
             self.throttle = HostThrottle.from_settings(self.settings)
@@ -714,6 +717,11 @@ class JobRunner:
             )
         canonical = normalize_url(doc.canonical_url, base=url) if doc.canonical_url else None
         facets = dict(page.facets)
+        others = (h for p, h in self.simhashes.items() if p != pid)
+        facets["originality"] = originality_from(
+            boilerplate_share(doc), max_similarity(page.simhash, others), words=facets["words"]
+        )
+        self.simhashes[pid] = page.simhash
         return PageWrite(
             id=pid,
             url=url,

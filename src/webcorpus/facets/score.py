@@ -255,9 +255,7 @@ def max_similarity(simhash: int | None, others: Iterable[int | None]) -> float:
     """
     if simhash is None:
         return 0.0
-    arr = np.fromiter(
-        ((o & _MASK64) for o in others if o is not None), dtype=np.uint64
-    )
+    arr = np.fromiter(((o & _MASK64) for o in others if o is not None), dtype=np.uint64)
     if not arr.size:
         return 0.0
     x = np.bitwise_xor(arr, np.uint64(simhash & _MASK64))

@@ -8,7 +8,6 @@ Failures a caller can fix (unknown page, bad filter, missing key) come back as t
 RFC 9457 problem document the HTTP API would send.
 """
 
-import importlib
 import json
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
@@ -21,8 +20,19 @@ from webcorpus import __version__
 from webcorpus.api.envelope import envelope
 from webcorpus.config import Settings
 from webcorpus.facets.vocabulary import AUDIENCES, FORMATS, TOPICS, TYPES
-from webcorpus.services import content, crawls, jobs, keys, params
+from webcorpus.services import (
+    bundle,
+    collections,
+    content,
+    crawls,
+    domains,
+    facets,
+    jobs,
+    keys,
+    params,
+)
 from webcorpus.services.errors import TITLES, ServiceError, invalid_param
+from webcorpus.services.search import SearchEngine
 from webcorpus.store import Store
 
 TypeValue = Literal[tuple(TYPES)]
@@ -248,16 +258,6 @@ def _markdown_result(
     return CallToolResult(content=[TextContent(type="text", text=body)], structured_content=part)
 
 
-def _service(module: str, name: str) -> Callable[..., Any]:
-    """A service function looked up at call time (services that land after this adapter)."""
-    try:
-        return getattr(importlib.import_module(f"webcorpus.services.{module}"), name)
-    except (ImportError, AttributeError) as exc:
-        raise ServiceError(
-            "internal", f"this server does not provide services.{module}.{name} yet"
-        ) from exc
-
-
 def _unrecognized(ctx: Context, known: set[str]) -> list[str]:
     raw = ctx.request_context.params or {}
     arguments = raw.get("arguments") or {}
@@ -351,7 +351,7 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
             )
             engine = getattr(t.state, "search_engine", None)
             if engine is None:
-                engine = _service("search", "SearchEngine")(t.store, t.settings)
+                engine = SearchEngine(t.store, t.settings)
                 t.state.search_engine = engine
             result: dict[str, Any] = engine.search(q, mode, req.filters, limit)
             result["filters"] = {
@@ -503,7 +503,7 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
     def get_domain(ctx: Context, domain: Domain) -> JSON:
         def run() -> CallToolResult:
             t.require_read(ctx)
-            return _ok(_service("domains", "get_domain")(t.store, t.settings, domain))
+            return _ok(domains.get_domain(t.store, t.settings, domain))
 
         return _run(run)
 
@@ -531,8 +531,8 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
     ) -> Annotated[CallToolResult, MarkdownPart]:
         def run() -> CallToolResult:
             t.require_read(ctx)
-            root = _service("domains", "parse_domain")(t.settings, domain)
-            text = _service("bundle", "domain_markdown_text")(
+            root = domains.parse_domain(t.settings, domain)
+            text = bundle.domain_markdown_text(
                 t.store,
                 root,
                 limit=limit,
@@ -554,20 +554,19 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
     )
     def list_collections(
         ctx: Context,
-        limit: Annotated[int, Field(ge=1, le=100, description="shelves")] = 20,
+        limit: Annotated[int, Field(ge=1, le=100, description="shelves")] = 100,
         offset: Annotated[int, Field(ge=0, le=params.MAX_OFFSET, description="skip")] = 0,
     ) -> JSON:
         def run() -> CallToolResult:
             t.require_read(ctx)
-            data, total = _service("collections", "list_collections")(
-                t.store, limit=limit, offset=offset
-            )
+            data, total = collections.list_collections(t.store, limit, offset)
             return _ok(
                 envelope(
                     data,
                     total=total,
                     limit=limit,
                     offset=offset,
+                    sort="slug",
                     applied={},
                     unknown=_unrecognized(ctx, {"limit", "offset"}),
                 )
@@ -587,7 +586,7 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
     def get_collection(ctx: Context, slug: Slug) -> JSON:
         def run() -> CallToolResult:
             t.require_read(ctx)
-            return _ok(_service("collections", "get_collection")(t.store, slug))
+            return _ok(collections.get_collection(t.store, slug))
 
         return _run(run)
 
@@ -629,9 +628,7 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
             t.require_read(ctx)
             domains = params.parse_domains(params.join_list(domain))
             slug = params.parse_collection(collection)
-            data, pages = _service("facets", "list_facets")(
-                t.store, domains=domains, collection=slug
-            )
+            data, pages = facets.list_facets(t.store, domains=domains, collection=slug)
             applied: dict[str, Any] = {}
             if domains:
                 applied["domain"] = domains
@@ -725,10 +722,8 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
         def run() -> CallToolResult:
             t.require_write(ctx)
             body = {"domain": domain, "reason": reason, "placed_by": "agent"}
-            member_body = _service("collections", "parse_member_body")(body, t.settings)
-            member, created = _service("collections", "add_member")(
-                t.store, collection, **member_body
-            )
+            member_body = collections.parse_member_body(body, t.settings)
+            member, created = collections.add_member(t.store, collection, **member_body)
             return _ok({"collection": collection, **member, "created": created})
 
         return _run(run)

@@ -3,6 +3,7 @@ sitemaps, changes since the previous crawl, outgoing links and shelves."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter, defaultdict
 from typing import Any
@@ -10,6 +11,8 @@ from urllib.parse import urlsplit
 
 from webcorpus.config import Settings
 from webcorpus.crawl.domains import registrable_domain, validate_root_domain
+from webcorpus.crawl.urls import in_scope
+from webcorpus.facets.locale import normalize_tag
 from webcorpus.services import estimate as estimate_mod
 from webcorpus.services.errors import invalid_param, not_found
 from webcorpus.store import Store
@@ -143,33 +146,45 @@ def sitemaps_section(store: Store, domain: str) -> list[dict[str, Any]]:
 
 
 # ---------------------------------------------------------------- properties
+_PATH_TAG = re.compile(r"^([a-z]{2,3})[-_]([a-z]{2}|[a-z]{4}[-_][a-z]{2})$", re.I)
+
+
 def _language(tag: str) -> str:
     return tag.split("-")[0].lower()
 
 
 def _tokens(url: str) -> set[str]:
-    return {
-        t.lower()
-        for t in re.split(r"[/._?=&]+", urlsplit(url).path + "?" + urlsplit(url).query)
-        if t
-    }
+    parts = urlsplit(url)
+    return {t.lower() for t in re.split(r"[/._?=&]+", parts.path + "?" + parts.query) if t}
 
 
-def _root_url(locale: str, urls: list[str]) -> str:
-    """The root of a language property: the deepest host + directory shared by most pages,
-    looking at pages whose path names the locale when some do (/browse/de-DE/stable/)."""
-    tag = locale.lower()
-    named = [u for u in urls if tag in {s.lower() for s in urlsplit(u).path.split("/")}]
+def _path_tag(url: str) -> str | None:
+    """A regional language tag named by one of the first three path segments (/de-DE/ ...)."""
+    for seg in urlsplit(url).path.split("/")[1:4]:
+        if _PATH_TAG.match(seg):
+            return normalize_tag(seg)
+    return None
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _root_url(tag: str, urls: list[str], alternate: str | None) -> str:
+    """The root of a language property: when paths name the locale (/browse/de-DE/stable/),
+    the deepest directory most of those pages share; else the page an hreflang alternate
+    names for it; else the property's most common origin."""
+    named = [u for u in urls if tag.lower() in {s.lower() for s in urlsplit(u).path.split("/")}]
+    if not named and alternate:
+        return alternate.rsplit("/", 1)[0] + "/"
     pool = named or urls
-    origins = Counter(f"{urlsplit(u).scheme}://{urlsplit(u).netloc}" for u in pool)
-    origin = origins.most_common(1)[0][0]
-    dirs = [
-        urlsplit(u).path.split("/")[1:-1]
-        for u in pool
-        if f"{urlsplit(u).scheme}://{urlsplit(u).netloc}" == origin
-    ]
+    origin = Counter(_origin(u) for u in pool).most_common(1)[0][0]
+    if not named:
+        return origin + "/"  # the language is not in the paths: the property is the host
+    dirs = [urlsplit(u).path.split("/")[1:-1] for u in pool if _origin(u) == origin]
     prefix: list[str] = []
-    need = max(1, int(len(dirs) * ROOT_SHARE + 0.999))
+    need = max(1, math.ceil(len(dirs) * ROOT_SHARE))
     while True:
         depth = len(prefix)
         nxt = Counter(d[depth] for d in dirs if len(d) > depth and d[:depth] == prefix)
@@ -185,44 +200,59 @@ def _root_url(locale: str, urls: list[str]) -> str:
 def properties_section(
     store: Store, domain: str, sitemaps: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
+    """One property per language. A page belongs to the language its path names (/fr-FR/),
+    else to its locale facet. Languages that hreflang alternates of the site's pages name
+    within the domain are properties too, with the pages not crawled yet."""
     groups: dict[str, list[str]] = defaultdict(list)
     for locale, url in store.domain_page_locales(domain):
-        groups[locale or "und"].append(url)
+        facet = normalize_tag(locale) if locale and locale != "und" else None
+        key = _path_tag(url) or facet or "und"
+        groups[key].append(url)
+    alternates_all: dict[str, str] = {}
+    rows = store.domain_hreflang(domain)
+    for row in rows:
+        tag = normalize_tag(row["hreflang"])
+        if tag and row["url"] and in_scope(row["url"], domain):
+            alternates_all.setdefault(tag, row["url"])
+    for tag in alternates_all:
+        groups.setdefault(tag, [])
     # A bare language tag joins the one regional property of that language, if there is one
     # (a site's root page saying lang="en" beside its /en-US/ book).
+    renamed: dict[str, str] = {}
     for tag in [t for t in groups if "-" not in t and t != "und"]:
         regional = [t for t in groups if "-" in t and _language(t) == tag]
         if len(regional) == 1:
             groups[regional[0]].extend(groups.pop(tag))
+            renamed[tag] = regional[0]
     if "und" in groups and len(groups) > 1:
         groups.pop("und")  # too little text to tell; not a language of its own
-    hreflang: dict[str, dict[str, str]] = defaultdict(dict)
-    for row in store.domain_hreflang(domain):
-        owner = row["locale"] or "und"
-        if owner not in groups:
-            regional = [t for t in groups if "-" in t and _language(t) == _language(owner)]
-            owner = regional[0] if len(regional) == 1 else owner
-        hreflang[owner].setdefault(row["hreflang"], row["url"])
+
+    declared: dict[str, dict[str, str]] = defaultdict(dict)
+    for row in rows:
+        facet = normalize_tag(row["locale"]) if row["locale"] else None
+        owner = _path_tag(row["page_url"]) or facet or "und"
+        owner = renamed.get(owner, owner)
+        tag = normalize_tag(row["hreflang"]) or row["hreflang"]
+        declared[owner].setdefault(tag, row["url"])
 
     tagged: dict[str, list[str]] = defaultdict(list)
     shared: list[dict[str, Any]] = []
     for s in sitemaps:
         toks = _tokens(s["url"])
         hits = [t for t in groups if t.lower() in toks]
-        if hits:
-            for t in hits:
-                tagged[t].append(s["url"])
-        else:
+        for t in hits:
+            tagged[t].append(s["url"])
+        if not hits:
             shared.append(s)
     out: list[dict[str, Any]] = []
     for tag, urls in groups.items():
-        root = _root_url(tag, urls)
+        root = _root_url(tag, urls, alternates_all.get(tag))
         own = tagged.get(tag) or [
             s["url"] for s in shared if urlsplit(s["url"]).netloc == urlsplit(root).netloc
         ]
         alternates = [
             {"hreflang": h, "url": u}
-            for h, u in sorted(hreflang.get(tag, {}).items())
+            for h, u in sorted(declared.get(tag, {}).items())
             if h.lower() != tag.lower()
         ][:HREFLANG_LIMIT]
         out.append(

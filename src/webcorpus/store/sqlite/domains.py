@@ -120,10 +120,12 @@ class DomainsMixin:
             yield r[0], r[1]
 
     def domain_hreflang(self, domain: str) -> list[dict[str, Any]]:
-        """Per page locale: each hreflang value its pages declare, with one URL and a count."""
+        """Per page locale: each hreflang value its pages declare, with one URL it names, a
+        count of declaring pages and one declaring page."""
         rows = self.conn.execute(
             "SELECT p.locale AS locale, json_extract(j.value, '$[0]') AS hreflang, "
-            "min(json_extract(j.value, '$[1]')) AS url, count(*) AS pages "
+            "min(json_extract(j.value, '$[1]')) AS url, count(*) AS pages, "
+            "min(p.url) AS page_url "
             "FROM pages p, json_each(p.hreflang) j WHERE p.domain = ? "
             "AND p.hreflang != '[]' GROUP BY 1, 2 ORDER BY 1, 2",
             (domain,),

@@ -766,9 +766,9 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
         join = ""
         if query.fts:
             join = (
-                "JOIN (SELECT c.page_id, min(bm25(chunks_fts, 10.0, 3.0, 1.0)) AS score "
-                "FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid "
-                "WHERE chunks_fts MATCH ? GROUP BY c.page_id) rel ON rel.page_id = p.id"
+                "JOIN (SELECT c.page_id, min(f.s) AS score FROM (SELECT rowid AS rid, rank AS s "
+                "FROM chunks_fts WHERE chunks_fts MATCH ? AND rank MATCH 'bm25(10.0, 3.0, 1.0)') f "
+                "JOIN chunks c ON c.id = f.rid GROUP BY c.page_id) rel ON rel.page_id = p.id"
             )
             args.append(query.fts)
         if query.domains:
