@@ -71,6 +71,7 @@ def make_settings(data_dir: Path, **overrides: Any) -> Settings:
         "job_lease_s": 6.0,
         "connect_to_only": True,
         "embeddings": False,
+        "model_dir": Path.home() / ".cache" / "webcorpus-test" / "models",
     }
     base.update(overrides)
     return Settings(**base)

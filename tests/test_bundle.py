@@ -85,8 +85,6 @@ def parse_bundle(text: str) -> tuple[dict[str, Any], list[tuple[str, str]], str]
     meta = yaml.safe_load(front)
     body, closing = rest.rsplit("\n---\n", 1)
     pages: list[tuple[str, str]] = []
-    for level, line in headings(body):
-        assert level >= 1
     # split on level-1 headings outside code
     current: list[str] = []
     title = None

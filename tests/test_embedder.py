@@ -27,7 +27,8 @@ def test_shape_dtype_and_norm(embedder: Embedder) -> None:
     assert embedder.embed([]).shape == (0, DIM)
     q = embedder.embed_query("hello world")
     assert q.shape == (DIM,)
-    assert float(q @ vecs[0]) > 0.999
+    # int8 activations are quantized per batch, so the same text in another batch moves a little.
+    assert float(q @ vecs[0]) > 0.98
     assert embedder.name == "sentence-transformers/all-MiniLM-L6-v2" and embedder.dim == 384
 
 
@@ -46,13 +47,19 @@ def test_semantics(embedder: Embedder) -> None:
         assert int(np.argmax(vecs @ embedder.embed_query(query))) == expected
 
 
-def test_batching_and_order_do_not_change_vectors(embedder: Embedder) -> None:
+@pytest.fixture(scope="module")
+def fp32(model_cache: Path) -> Embedder:
+    return Embedder(model_cache, variant="fp32")
+
+
+def test_batching_and_order_do_not_change_vectors(embedder: Embedder, fp32: Embedder) -> None:
     texts = [f"sentence {i} " + "word " * (i * 7 % 50) for i in range(20)]
-    a = embedder.embed(texts, batch_size=32)
-    b = embedder.embed(texts, batch_size=3)
-    c = embedder.embed(texts[::-1], batch_size=5)[::-1]
-    np.testing.assert_allclose(a, b, atol=2e-3)
-    np.testing.assert_allclose(a, c, atol=2e-3)
+    a = fp32.embed(texts, batch_size=32)
+    np.testing.assert_allclose(a, fp32.embed(texts, batch_size=3), atol=1e-4)
+    np.testing.assert_allclose(a, fp32.embed(texts[::-1], batch_size=5)[::-1], atol=1e-4)
+    q = embedder.embed(texts, batch_size=32)
+    r = embedder.embed(texts[::-1], batch_size=5)[::-1]
+    assert np.all(np.sum(q * r, axis=1) > 0.98)  # int8: close, not identical
     with pytest.raises(TypeError):
         embedder.embed("not a list")
 
@@ -65,9 +72,8 @@ def test_truncates_at_256_tokens(embedder: Embedder) -> None:
     assert float(a @ b) > 0.9999  # everything past the window is ignored
 
 
-def test_fp32_graph_is_exact_and_int8_is_close(model_cache: Path, embedder: Embedder) -> None:
+def test_fp32_graph_is_exact_and_int8_is_close(fp32: Embedder, embedder: Embedder) -> None:
     """The fp32 graph reproduces sentence-transformers' vectors (pinned from torch fp32)."""
-    fp32 = Embedder(model_cache, variant="fp32")
     texts = ["The quick brown fox jumps over the lazy dog.", "webcorpus hybrid search"]
     exact = fp32.embed(texts)
     close = embedder.embed(texts)

@@ -10,7 +10,7 @@ import logging
 import sys
 from typing import Any
 
-from webcorpus import __version__, inspect_cli
+from webcorpus import __version__, inspect_cli, shelves_cli
 from webcorpus.config import Settings
 
 
@@ -196,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     revoke.add_argument("name")
     keys.set_defaults(func=cmd_keys)
     inspect_cli.add_parser(sub)
+    shelves_cli.add_parser(sub)
     return parser
 
 

@@ -64,6 +64,8 @@ class Settings(BaseSettings):
     # Search
     embeddings: bool = True
     """Embed chunks for vector search; false keeps text search only (and skips the model)."""
+    model_dir: Path | None = None
+    """Where the ONNX model built from the packaged weights is cached (default: data_dir/models)."""
     embed_batch: int = 64
     embed_threads: int = 0
     """ONNX Runtime threads for indexing (0: one per core)."""
@@ -83,6 +85,10 @@ class Settings(BaseSettings):
     @property
     def sqlite_path(self) -> Path:
         return self.data_dir / "webcorpus.db"
+
+    @property
+    def models_path(self) -> Path:
+        return self.model_dir or self.data_dir / "models"
 
     @property
     def effective_database_url(self) -> str:

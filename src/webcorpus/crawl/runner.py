@@ -309,6 +309,9 @@ class JobRunner:
                 len(parsed.urls) + len(parsed.children),
                 result.headers.get("last-modified"),
             )
+            await self._db(
+                self.store.record_discovery, self.job.id, [e.url for e in entries], "sitemap"
+            )
             await self._add(entries)
         self.info["sitemap_urls"] = found
 
@@ -462,6 +465,7 @@ class JobRunner:
                 last_modified=state.last_modified if conditional and state else None,
             )
         self.throttle.record(host, result.elapsed_s, result.status)
+        await self._db(self.store.record_fetch_time, self.job.id, url, result.elapsed_s)
         await self._classify(entry, pid, result)
 
     async def _classify(self, entry: UrlEntry, pid: str, result: FetchResult) -> None:
@@ -614,7 +618,7 @@ class JobRunner:
                 "meta robots noindex",
                 http_status=result.status,
             )
-            await self._add(follow)
+            await self._add_links(follow)
             return
         canonical = normalize_url(doc.canonical_url, base=url) if doc.canonical_url else None
         if canonical and canonical != url and in_scope(canonical, self.domain):
@@ -636,10 +640,10 @@ class JobRunner:
                             depth=entry.depth,
                             source="canonical",
                             priority=entry.priority,
-                        ),
-                        *follow,
+                        )
                     ]
                 )
+                await self._add_links(follow)
                 return
             # The page names its canonical address: index the content there, without a
             # second fetch of the same content.
@@ -670,7 +674,7 @@ class JobRunner:
                 http_status=result.status,
                 target=same,
             )
-            await self._add(follow)
+            await self._add_links(follow)
             return
         state = await self._db(self.store.page_state, pid)
         if state is not None and state.text_hash == page.text_hash and not self.force:
@@ -685,7 +689,7 @@ class JobRunner:
                 etag=result.headers.get("etag"),
                 last_modified=result.headers.get("last-modified"),
             )
-            await self._add(follow)
+            await self._add_links(follow)
             return
         write = self._page_write(url, pid, result, page, links)
         await self._db(
@@ -695,7 +699,7 @@ class JobRunner:
             changed=state is None or state.text_hash != page.text_hash,
             fetched=url == entry.url,
         )
-        await self._add(follow)
+        await self._add_links(follow)
 
     def _page_write(
         self, url: str, pid: str, result: FetchResult, page: ProcessedPage, links: list[Any]
@@ -747,9 +751,13 @@ class JobRunner:
             chunks=[ChunkRow(idx=i, heading=h, text=t, tokens=n) for i, h, t, n in page.chunks],
         )
 
+    async def _add_links(self, entries: list[UrlEntry]) -> None:
+        await self._db(self.store.record_discovery, self.job.id, [e.url for e in entries], "link")
+        await self._add(entries)
+
     async def _follow_stored_links(self, pid: str, depth: int) -> None:
         targets = await self._db(self.store.page_internal_links, pid)
-        await self._add(
+        await self._add_links(
             [
                 UrlEntry(url=t, depth=depth + 1, priority=priority_for(depth + 1, "link"))
                 for t in targets

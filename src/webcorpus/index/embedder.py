@@ -321,7 +321,7 @@ def _mean_pool_normalize(
 def _default_cache_dir() -> Path:
     from webcorpus.config import get_settings
 
-    return get_settings().data_dir / "models"
+    return get_settings().models_path
 
 
 _lock = threading.Lock()
@@ -334,5 +334,10 @@ def get_embedder() -> Embedder:
     if _instance is None:
         with _lock:
             if _instance is None:
-                _instance = Embedder()
+                variant = os.environ.get("WEBCORPUS_EMBED_VARIANT", "int8")
+                if variant not in ("int8", "fp32"):
+                    raise ValueError(
+                        f"WEBCORPUS_EMBED_VARIANT must be int8 or fp32, not {variant!r}"
+                    )
+                _instance = Embedder(variant=variant)  # type: ignore[arg-type]
     return _instance

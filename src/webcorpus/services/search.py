@@ -25,15 +25,20 @@ class SearchEngine:
         self.settings = settings
         self.index = VectorIndex(store)
         self._lock = threading.Lock()
+        self._embedder: Any = None
 
     @property
     def vectors_enabled(self) -> bool:
         return self.settings.embeddings
 
     def embed_query(self, q: str) -> Any:
-        from webcorpus.index.embedder import get_embedder
+        if self._embedder is None:
+            with self._lock:
+                if self._embedder is None:
+                    from webcorpus.index.embedder import Embedder
 
-        return get_embedder().embed_query(q)
+                    self._embedder = Embedder(self.settings.models_path, threads=1)
+        return self._embedder.embed_query(q)
 
     def search(
         self, q: str | None, mode: str, filters: SearchFilters, limit: int
