@@ -5,11 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 VENV="${WEBCORPUS_VENV:-.venv}"
-if [ ! -x "$VENV/bin/python" ]; then
-  python3 -m venv "$VENV"
-fi
-"$VENV/bin/python" -m pip install -q --upgrade pip
-"$VENV/bin/python" -m pip install -q -e '.[dev]'
+bash scripts/install.sh dev
 
 # System packages (nginx serves the real doc sites) and the Debian doc packages themselves.
 bash scripts/setup-test-env.sh

@@ -151,18 +151,24 @@ class JobRunner:
         await self._finish()
 
     async def _heartbeat(self) -> None:
-        interval = max(1.0, self.settings.job_lease_s / 3)
+        """Renew the lease every third of its length; look for a cancel request every second."""
+        renew_every = max(1.0, self.settings.job_lease_s / 3)
+        last_renew = time.monotonic()
         while True:
-            await asyncio.sleep(interval)
-            if not await self._db(
-                self.store.renew_lease, self.job.id, self.owner, self.settings.job_lease_s
-            ):
-                self.lost = True
-                self.wakeup.set()
-                return
+            await asyncio.sleep(1.0)
             if await self._db(self.store.is_cancel_requested, self.job.id):
                 self.cancelled = True
                 self.wakeup.set()
+            if time.monotonic() - last_renew < renew_every:
+                continue
+            last_renew = time.monotonic()
+            renewed = await self._db(
+                self.store.renew_lease, self.job.id, self.owner, self.settings.job_lease_s
+            )
+            if not renewed:
+                self.lost = True
+                self.wakeup.set()
+                return
             await self._db(self.store.update_job, self.job.id, fetched=self.fetched)
 
     async def _finish(self) -> None:

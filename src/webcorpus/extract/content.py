@@ -25,6 +25,11 @@ def _cls(el: Element) -> list[str]:
     return (el.get("class") or "").split()
 
 
+def _first_class(el: Element) -> str:
+    cls = (el.get("class") or "").split(None, 1)
+    return cls[0] if cls else ""
+
+
 _CONTAINERS: list[tuple[_Match, bool]] = [
     # Sphinx (<div class="body" role="main">), RTD theme
     (lambda e: e.tag == "div" and "body" in _cls(e) and e.find(".//h1") is not None, True),
@@ -39,9 +44,44 @@ _CONTAINERS: list[tuple[_Match, bool]] = [
     (lambda e: e.tag == "article", False),
 ]
 _DOCS_GENERATOR = re.compile(
-    r"sphinx|docbook|mkdocs|docusaurus|antora|gitbook|"
+    r"sphinx|docbook|publican|mkdocs|docusaurus|antora|gitbook|"
     r"vitepress|doxygen|javadoc|rustdoc|pdoc",
     re.IGNORECASE,
+)
+# DocBook XSL (PostgreSQL & co.) and Publican (Red Hat / Debian Handbook) pages: the content is a
+# <div class="section|chapter|…"> in <body> between navigation (div.navheader/navfooter,
+# ul.docnav) that trafilatura mishandles (it drops the TIP/NOTE sidebars and their code).
+_DOCBOOK_GENERATOR = re.compile(r"docbook|publican", re.IGNORECASE)
+_DOCBOOK_NAV = frozenset({"navheader", "navfooter", "docnav"})
+_DOCBOOK_COMPONENTS = frozenset(
+    {
+        "set",
+        "book",
+        "part",
+        "partintro",
+        "reference",
+        "chapter",
+        "appendix",
+        "preface",
+        "article",
+        "section",
+        "simplesect",
+        "sect1",
+        "sect2",
+        "sect3",
+        "sect4",
+        "sect5",
+        "refentry",
+        "glossary",
+        "bibliography",
+        "index",
+        "setindex",
+        "colophon",
+        "dedication",
+        "acknowledgements",
+        "legalnotice",
+        "qandaset",
+    }
 )
 _WS = re.compile(r"\s+")
 
@@ -85,11 +125,32 @@ def docs_container(root: Element, generator: str | None) -> Element | None:
             or (node.find(".//table") is not None and node.find(".//table//table") is None)
         ):
             return node
-    # DocBook (PostgreSQL & co.): navheader/navfooter around the content in <body>.
-    for el in body.iter("div"):
-        if el.get("class") == "navheader":
-            return body
-    return None
+    return docbook_container(body, generator)
+
+
+def docbook_container(body: Element, generator: str | None) -> Element | None:
+    """DocBook/Publican: the component <div> (the largest when there are several) beside the
+    DocBook navigation, else the navigation's parent, else <body> when the generator says
+    DocBook. None when the page is not DocBook."""
+    scope: Element | None = None
+    for el in body.iter("div", "ul"):
+        if _first_class(el) in _DOCBOOK_NAV:
+            scope = el.getparent()
+            break
+    if scope is None:
+        if not (generator and _DOCBOOK_GENERATOR.search(generator)):
+            return None
+        scope = body
+    components = [
+        el
+        for el in scope
+        if isinstance(el.tag, str)
+        and el.tag == "div"
+        and _first_class(el) in _DOCBOOK_COMPONENTS
+    ]
+    if not components:
+        return scope
+    return components[0] if len(components) == 1 else max(components, key=_text_len)
 
 
 def _strip_chrome(node: Element) -> None:

@@ -22,6 +22,20 @@ _CHROME_CLASS = re.compile(
 )
 
 
+def _docbook_sidebar(el: Element) -> bool:
+    """A DocBook/Publican <sidebar> (TIP/NOTE/SECURITY boxes): class "sidebar" with a titled
+    body (a div.titlepage or p.title child): content, not page chrome."""
+    if "sidebar" not in (el.get("class") or "").split():
+        return False
+    for child in el:
+        if isinstance(child.tag, str) and (child.get("class") or "").split()[:1] in (
+            ["titlepage"],
+            ["title"],
+        ):
+            return True
+    return False
+
+
 def is_chrome(el: Element) -> bool:
     """True when the element itself is page template (navigation, header, footer, sidebar …)."""
     if el.tag in CHROME_TAGS:
@@ -32,7 +46,7 @@ def is_chrome(el: Element) -> bool:
     for attr in ("class", "id"):
         v = el.get(attr)
         if v and _CHROME_CLASS.search(v):
-            return True
+            return not _docbook_sidebar(el)
     return False
 
 

