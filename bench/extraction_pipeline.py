@@ -24,7 +24,9 @@ from webcorpus.index.chunking import chunk_markdown
 def _stats(times: list[float]) -> str:
     s = sorted(times)
     p = lambda q: s[min(len(s) - 1, int(q * len(s)))]  # noqa: E731
-    return f"mean {statistics.fmean(s):6.1f}  p50 {p(0.5):6.1f}  p95 {p(0.95):6.1f}  max {s[-1]:6.1f}"
+    return (
+        f"mean {statistics.fmean(s):6.1f}  p50 {p(0.5):6.1f}  p95 {p(0.95):6.1f}  max {s[-1]:6.1f}"
+    )
 
 
 def main() -> None:
@@ -39,14 +41,18 @@ def main() -> None:
     for d in args.directories:
         files = sorted(p for p in d.rglob("*.htm*") if p.is_file())
         random.Random(args.seed).shuffle(files)
-        jobs += [(p, "https://docs.example.com/" + str(p.relative_to(d))) for p in files[: args.limit]]
+        jobs += [
+            (p, "https://docs.example.com/" + str(p.relative_to(d))) for p in files[: args.limit]
+        ]
     if not jobs:
         raise SystemExit("no HTML files")
     warm = extract(jobs[0][0].read_bytes(), jobs[0][1])  # imports, models, caches
     score_page(warm, jobs[0][1])
     chunk_markdown(warm.markdown, title=warm.title)
     prof = cProfile.Profile() if args.profile else None
-    stages: dict[str, list[float]] = {k: [] for k in ("extract", "score", "chunk", "simhash", "total")}
+    stages: dict[str, list[float]] = {
+        k: [] for k in ("extract", "score", "chunk", "simhash", "total")
+    }
     for path, url in jobs:
         data = path.read_bytes()
         t0 = time.process_time()
@@ -71,7 +77,12 @@ def main() -> None:
         if doc.text:
             simhash64(doc.text)
         t4 = time.process_time()
-        for k, a, b in (("extract", t0, t1), ("score", t1, t2), ("chunk", t2, t3), ("simhash", t3, t4)):
+        for k, a, b in (
+            ("extract", t0, t1),
+            ("score", t1, t2),
+            ("chunk", t2, t3),
+            ("simhash", t3, t4),
+        ):
             stages[k].append((b - a) * 1000)
         stages["total"].append((t4 - t0) * 1000)
     print(f"pages: {len(jobs)}   CPU ms/page")

@@ -232,3 +232,83 @@ def test_markdown_to_text_strips_markup() -> None:
     assert text.startswith("Title\n\nSome bold and em and a link and code.")
     assert "1 2" in text and "---" not in text
     assert "x = [1](2)" in text  # code kept verbatim
+
+
+HB_URL = "http://debian-handbook.info/browse/{lang}/stable/sect.rights-management.html"
+
+
+@pytest.mark.parametrize(
+    ("lang", "box_titles", "prose"),
+    [
+        (
+            "en-US",
+            ("SECURITY", "TIP* Recursive operation", "GOING FURTHER"),
+            "Linux is definitely a multi-user system",
+        ),
+        (
+            "fr-FR",
+            ("SÉCURITÉ", "ASTUCE* Application récursive", "POUR ALLER PLUS LOIN"),
+            "Linux est résolument multi-utilisateur",
+        ),
+    ],
+)
+def test_publican_sidebars_and_their_code_are_content(
+    lang: str, box_titles: tuple[str, ...], prose: str
+) -> None:
+    """Debian Handbook (Publican/DocBook): the TIP/SECURITY sidebars and the <pre class=screen>
+    inside one are content (trafilatura dropped them); docnav/banner are not."""
+    doc = _doc(f"handbook-{lang.split('-')[0]}-rights-management.html", HB_URL.format(lang=lang))
+    assert doc.has_code
+    assert doc.markdown.startswith("## 9.3. ")
+    assert prose in doc.text
+    for title in box_titles:
+        assert title in doc.markdown, title
+    fences = _fences(doc.markdown)
+    assert len(fences) == 1
+    code = fences[0][1]
+    assert "$ chmod u+X test.txt" in code
+    assert "-rwxr--r-x 1 daniel daniel 0 18. Nov 01:07 test.txt" in code
+    # umask sidebar's inline code kept too
+    assert "`umask`" in doc.markdown
+    # page chrome (banner, docnav, prev/next) is not content
+    for chrome in ("Download the ebook", "Documentation Site", "Product Site", "9.4. ", "9.2. "):
+        assert chrome not in doc.markdown
+    assert doc.markdown.rstrip().endswith("(5) contains more information.")  # untranslated in fr
+    positions = {(link.anchor_text, link.position) for link in doc.links}
+    assert ("Download the ebook", "template") in positions
+    assert any(pos == "body" and "8.9.4" in text for text, pos in positions)
+    assert all(pos == "template" for text, pos in positions if text.startswith(("Prev", "Next")))
+
+
+DOCBOOK_IN_SITE = """<html><head><title>8.1. Numeric Types</title>
+<meta name="generator" content="DocBook XSL Stylesheets V1.79.1"></head><body>
+<div class="sidebar" id="site-nav"><ul><li><a href="/about/">About</a></li>
+<li><a href="/download/">Download</a></li></ul></div>
+<div id="docContent">
+<div class="navheader"><table><tr><td><a href="prev.html">Prev</a></td>
+<td><a href="next.html">Next</a></td></tr></table></div>
+<div class="sect1" id="numeric">
+<div class="titlepage"><h2 class="title">8.1. Numeric Types</h2></div>
+<p>Numeric types consist of two-, four-, and eight-byte integers, four- and eight-byte
+floating-point numbers, and selectable-precision decimals, see <a href="t.html">Table 8.2</a>.</p>
+<div class="sidebar"><div class="titlepage"><p class="title"><b>Tip</b></p></div>
+<p>Use <code>numeric</code> for money.</p>
+<pre class="programlisting">SELECT 1.5::numeric;</pre></div>
+</div>
+<div class="navfooter"><a href="index.html">Home</a></div>
+</div>
+<div class="footer">Copyright PostgreSQL</div></body></html>"""
+
+
+def test_docbook_content_nested_in_site_chrome() -> None:
+    """DocBook XSL output embedded in a site layout (as on postgresql.org): the component next
+    to the navheader is the content; the site's own sidebar stays chrome, DocBook's is content."""
+    doc = extract(DOCBOOK_IN_SITE.encode(), "https://www.example.org/docs/numeric.html")
+    assert doc.markdown.startswith("## 8.1. Numeric Types")
+    assert "```\nSELECT 1.5::numeric;\n```" in doc.markdown
+    assert "**Tip**" in doc.markdown and "Use `numeric` for money." in doc.markdown
+    for chrome in ("About", "Download", "Prev", "Next", "Home", "Copyright"):
+        assert chrome not in doc.markdown
+    positions = {link.anchor_text: link.position for link in doc.links}
+    assert positions["Table 8.2"] == "body"
+    assert positions["About"] == positions["Prev"] == positions["Home"] == "template"

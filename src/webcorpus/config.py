@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -66,6 +66,8 @@ class Settings(BaseSettings):
     """Embed chunks for vector search; false keeps text search only (and skips the model)."""
     model_dir: Path | None = None
     """Where the ONNX model built from the packaged weights is cached (default: data_dir/models)."""
+    embed_variant: Literal["int8", "fp32"] = "int8"
+    """ONNX graph built from the packaged weights: int8-quantized matmuls, or exact fp32."""
     embed_batch: int = 64
     embed_threads: int = 0
     """ONNX Runtime threads for indexing (0: one per core)."""

@@ -93,7 +93,7 @@ class MainContent:
 
 
 def _text_len(el: Element) -> int:
-    return len(_WS.sub("", text_of(el)))
+    return len("".join(text_of(el).split()))
 
 
 def docs_container(root: Element, generator: str | None) -> Element | None:
@@ -144,9 +144,7 @@ def docbook_container(body: Element, generator: str | None) -> Element | None:
     components = [
         el
         for el in scope
-        if isinstance(el.tag, str)
-        and el.tag == "div"
-        and _first_class(el) in _DOCBOOK_COMPONENTS
+        if isinstance(el.tag, str) and el.tag == "div" and _first_class(el) in _DOCBOOK_COMPONENTS
     ]
     if not components:
         return scope

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import urldefrag, urljoin
+from functools import lru_cache
 
 from webcorpus.extract.document import Asset, Link
 from webcorpus.extract.tree import Element, text_of
+from webcorpus.extract.urls import resolver
 
 _WS = re.compile(r"\s+")
 CHROME_TAGS = frozenset({"nav", "header", "footer", "aside", "menu"})
@@ -36,16 +37,23 @@ def _docbook_sidebar(el: Element) -> bool:
     return False
 
 
+@lru_cache(maxsize=16384)
+def _chrome_name(value: str) -> bool:
+    """Whether a class/id value names chrome (cached: the same values repeat on every page)."""
+    return _CHROME_CLASS.search(value) is not None
+
+
 def is_chrome(el: Element) -> bool:
     """True when the element itself is page template (navigation, header, footer, sidebar …)."""
     if el.tag in CHROME_TAGS:
         return True
-    role = el.get("role")
+    attrib = el.attrib
+    role = attrib.get("role")
     if role and role.lower() in CHROME_ROLES:
         return True
     for attr in ("class", "id"):
-        v = el.get(attr)
-        if v and _CHROME_CLASS.search(v):
+        v = attrib.get(attr)
+        if v and _chrome_name(v):
             return not _docbook_sidebar(el)
     return False
 
@@ -84,19 +92,12 @@ def extract_links(
     cache: dict[Element, bool] = {}
     norm_text = _WS.sub(" ", main_text) if main_text else None
     links: list[Link] = []
-    resolved: dict[str, str] = {}
+    resolve = resolver(base_url).resolve
     for a in root.iter("a"):
         href = a.get("href")
         if not href:
             continue
-        href = href.strip()
-        url = resolved.get(href)
-        if url is None:
-            try:
-                url = urldefrag(urljoin(base_url, href))[0]
-            except ValueError:
-                url = ""
-            resolved[href] = url
+        url = resolve(href.strip())
         if not url.startswith(("http://", "https://")):
             continue
         text = _WS.sub(" ", text_of(a)).strip()
@@ -133,14 +134,12 @@ def content_images(root: Element, base_url: str) -> list[Asset]:
     cache: dict[Element, bool] = {}
     out: list[Asset] = []
     seen: set[str] = set()
+    resolve = resolver(base_url).resolve
     for img in scope.iter("img"):
         src = (img.get("src") or img.get("data-src") or "").strip()
         if not src or src.startswith("data:") or img.get("width") in ("0", "1"):
             continue
-        try:
-            url = urldefrag(urljoin(base_url, src))[0]
-        except ValueError:
-            continue
+        url = resolve(src)
         if not url.startswith(("http://", "https://")) or url in seen:
             continue
         if _in_chrome(img, None, cache):

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from urllib.parse import urljoin
+from functools import lru_cache
 
 from lxml import etree
 
 from webcorpus.extract.document import Asset
 from webcorpus.extract.tree import Element, text_of
+from webcorpus.extract.urls import resolver
 
 _WS = re.compile(r"\s+")
 _BR = "\u2028"  # placeholder for <br> that survives whitespace collapsing
@@ -174,22 +175,31 @@ def _norm_lang(lang: str) -> str | None:
     return lang
 
 
+@lru_cache(maxsize=16384)
+def _dropped_class(cls: str) -> bool:
+    return _DROP_CLASS.search(cls) is not None
+
+
 def is_dropped(el: Element) -> bool:
     tag = el.tag
     if tag in SKIP_TAGS or tag == "nav":
         return True
-    if el.get("hidden") is not None or el.get("role") == "navigation":
+    attrib = el.attrib
+    if not attrib:
+        return False
+    if attrib.get("hidden") is not None or attrib.get("role") == "navigation":
         return True
-    style = el.get("style")
+    style = attrib.get("style")
     if style and "display:none" in style.replace(" ", "").lower():
         return True
-    cls = el.get("class")
-    return bool(cls and _DROP_CLASS.search(cls))
+    cls = attrib.get("class")
+    return bool(cls and _dropped_class(cls))
 
 
 class _Renderer:
     def __init__(self, base_url: str) -> None:
         self.base_url = base_url
+        self.absolute = resolver(base_url).absolute
         self.assets: list[Asset] = []
         self.seen_assets: set[str] = set()
         self.code_blocks = 0
@@ -357,7 +367,7 @@ class _Renderer:
             text = _clean_inline(inner).replace("\n", " ")
             if not text or not href or href.lower().startswith(("javascript:", "data:")):
                 return inner
-            url = _absolute(self.base_url, href)
+            url = self.absolute(href)
             return f"[{text}]({url})" if url else text
         if tag in ("strong", "b"):
             return _wrap(inner, "**")
@@ -375,7 +385,7 @@ class _Renderer:
             return ""
         if el.get("width") in ("0", "1") or el.get("height") in ("0", "1"):
             return ""
-        url = _absolute(self.base_url, src)
+        url = self.absolute(src.strip())
         if not url:
             return ""
         alt = _WS.sub(" ", el.get("alt") or "").strip()
@@ -406,16 +416,8 @@ def _wrap(inner: str, mark: str) -> str:
 
 
 def _clean_inline(s: str) -> str:
-    s = _WS.sub(" ", s)
-    return "\n".join(part.strip() for part in s.split(_BR)).strip()
-
-
-def _absolute(base: str, href: str) -> str | None:
-    try:
-        url = urljoin(base, href)
-    except ValueError:
-        return None
-    return url if url.startswith(("http://", "https://")) else None
+    # str.split() treats _BR (U+2028) as whitespace, like the \s+ collapse it replaces.
+    return " ".join(s.split())
 
 
 def render(node: Element, base_url: str) -> Rendered:
@@ -448,7 +450,8 @@ def markdown_to_text(md: str) -> str:
     fence: str | None = None
     for line in md.split("\n"):
         stripped = line.strip()
-        m = _FENCE.match(stripped)
+        first = stripped[:1]
+        m = _FENCE.match(stripped) if first in ("`", "~") and first else None
         if fence is not None:
             if m and stripped.startswith(fence) and stripped.strip("`~") == "":
                 fence = None
@@ -458,22 +461,32 @@ def markdown_to_text(md: str) -> str:
         if m:
             fence = m.group(1)
             continue
-        if _TABLE_SEP.match(stripped) and "-" in stripped:
+        if "-" in stripped and _TABLE_SEP.match(stripped):
             continue
-        line = _QUOTE.sub("", line)
-        line = _HEADING.sub("", line)
-        line = _BULLET.sub(r"\1", line)
+        if first == ">":
+            line = _QUOTE.sub("", line)
+        lead = line.lstrip()[:1]
+        if lead == "#":
+            line = _HEADING.sub("", line)
+            lead = line.lstrip()[:1]
+        if lead and (lead in "-*+" or lead.isdigit()):
+            line = _BULLET.sub(r"\1", line)
         if stripped.startswith("|") and stripped.endswith("|"):
             line = " ".join(c.strip() for c in stripped.strip("|").split(" | "))
             line = line.replace("<br>", " ")
         if stripped in ("---", "***", "___"):
             continue
-        line = _IMG.sub("", line)
-        line = _LINK.sub(r"\1", line)
-        line = _TICKS.sub(r"\2", line)
-        line = _EMPH.sub(r"\2", line)
-        line = _EM1.sub(r"\1", line)
-        line = _ESC.sub(r"\1", line)
+        if "](" in line:
+            line = _IMG.sub("", line)
+            line = _LINK.sub(r"\1", line)
+        if "`" in line:
+            line = _TICKS.sub(r"\2", line)
+        if "*" in line or "_" in line or "~" in line:
+            line = _EMPH.sub(r"\2", line)
+            if "*" in line:
+                line = _EM1.sub(r"\1", line)
+        if "\\" in line:
+            line = _ESC.sub(r"\1", line)
         out.append(line.rstrip())
     text = "\n".join(out)
     return re.sub(r"\n{3,}", "\n\n", text).strip()

@@ -24,6 +24,8 @@ _URL_LOCALE = re.compile(r"^([a-z]{2})(?:[-_]([a-z]{2}))?$", re.I)
 MIN_CHARS = 200
 MIN_PROB = 0.9
 SAMPLE = 2000
+_WINDOWS = 8  # stretches of _WINDOW chars checked when detection contradicts a declaration
+_WINDOW = 300
 
 
 @lru_cache(maxsize=1)
@@ -56,7 +58,7 @@ def same_language(a: str, b: str) -> bool:
 
 def detect(text: str) -> tuple[str | None, float]:
     """(language, probability) of ``text``; (None, 0) when there is too little to tell."""
-    letters = sum(c.isalpha() for c in text[:SAMPLE])
+    letters = sum(map(str.isalpha, text[:SAMPLE]))
     if letters < 20:
         return None, 0.0
     # Sample the middle too: openings are often menus or boilerplate in another language.
@@ -70,19 +72,23 @@ def detect(text: str) -> tuple[str | None, float]:
 
 
 def _partly_in(text: str, tag: str) -> bool:
-    """Whether a sizeable stretch of ``text`` is in ``tag``'s language: translated pages often
-    keep untranslated paragraphs or boxes, so one sample can read as the source language."""
+    """Whether two or more stretches of ``text`` are in ``tag``'s language: translated pages
+    often keep untranslated paragraphs or boxes, and the sample can then read as the source
+    language, while an untranslated page (translated title only) has at most one such stretch.
+    Only asked when detection contradicts a declaration."""
     n = len(text)
     if n <= SAMPLE:
         return False  # the whole text was the sample
-    step = SAMPLE // 2
-    for start in (0, n // 4, n // 2, (3 * n) // 4):
-        window = text[start : start + step]
-        if sum(c.isalpha() for c in window) < MIN_CHARS:
+    hits = 0
+    for i in range(_WINDOWS):
+        window = text[i * n // _WINDOWS : i * n // _WINDOWS + _WINDOW]
+        if sum(map(str.isalpha, window)) < _WINDOW // 3:
             continue
         lang, prob = _identifier().classify(window)
-        if same_language(tag, str(lang)) and prob >= 0.5:
-            return True
+        if prob >= 0.7 and same_language(tag, str(lang)):
+            hits += 1
+            if hits >= 2:
+                return True
     return False
 
 
@@ -120,7 +126,7 @@ def page_locale(
         candidates.append(("url path", tag))
 
     detected, prob = detect(text)
-    enough = sum(c.isalpha() for c in text[:SAMPLE]) >= MIN_CHARS
+    enough = sum(map(str.isalpha, text[:SAMPLE])) >= MIN_CHARS
     if detected:
         why.append(f"detected {detected} p={prob:.2f}")
     agreeing: list[str] = []

@@ -10,20 +10,23 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 
 import numpy as np
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _MASK64 = (1 << 64) - 1
-SHINGLE = 3
+SHINGLE = 3  # simhash64 builds 3-word shingles inline
 
 
 def _tokens(text: str) -> list[str]:
     toks = _WORD.findall(text.lower())
+    if text.isascii():
+        return toks
     # Scripts written without spaces (CJK) come out as long runs; split them into characters.
     out: list[str] = []
     for t in toks:
-        if len(t) > 12 and any(ord(c) > 0x2E80 for c in t):
+        if len(t) > 12 and not t.isascii() and any(ord(c) > 0x2E80 for c in t):
             out.extend(t)
         else:
             out.append(t)
@@ -45,14 +48,14 @@ def simhash64(text: str) -> int:
     if len(toks) < SHINGLE:
         shingles = [" ".join(toks)]
     else:
-        shingles = [" ".join(toks[i : i + SHINGLE]) for i in range(len(toks) - SHINGLE + 1)]
-    weights: dict[str, int] = {}
-    for s in shingles:
-        weights[s] = weights.get(s, 0) + 1
-    hashes = np.fromiter((_h64(s) for s in weights), dtype=">u8", count=len(weights))
+        shingles = [f"{a} {b} {c}" for a, b, c in zip(toks, toks[1:], toks[2:], strict=False)]
+    weights = Counter(shingles)  # insertion-ordered like the dict it replaces
+    blake = hashlib.blake2b
+    digests = b"".join([blake(s.encode("utf-8"), digest_size=8).digest() for s in weights])
+    bits = np.unpackbits(np.frombuffer(digests, dtype=np.uint8).reshape(-1, 8), axis=1)
     w = np.fromiter(weights.values(), dtype=np.int64, count=len(weights))
-    bits = np.unpackbits(hashes.view(np.uint8)).reshape(-1, 64)  # MSB first
-    acc = (w[:, None] * (2 * bits.astype(np.int64) - 1)).sum(axis=0)
+    # sum of w * (+1 for a set bit, -1 for a clear one), per bit (MSB first)
+    acc = 2 * (w @ bits.astype(np.int64)) - int(w.sum())
     value = int.from_bytes(np.packbits(acc > 0).tobytes(), "big")
     return value - (1 << 64) if value >= (1 << 63) else value
 

@@ -49,7 +49,9 @@ class EmbeddingWorker:
             from webcorpus.index.embedder import Embedder
 
             embedder = Embedder(
-                self.settings.models_path, threads=self.settings.embed_threads or None
+                self.settings.models_path,
+                variant=self.settings.embed_variant,
+                threads=self.settings.embed_threads or None,
             )
             signature = f"{embedder.name}:{embedder.dim}:{embedder.variant}"
             if self.store.get_meta("embedding_model") != signature:

@@ -37,7 +37,9 @@ class SearchEngine:
                 if self._embedder is None:
                     from webcorpus.index.embedder import Embedder
 
-                    self._embedder = Embedder(self.settings.models_path, threads=1)
+                    self._embedder = Embedder(
+                        self.settings.models_path, variant=self.settings.embed_variant, threads=1
+                    )
         return self._embedder.embed_query(q)
 
     def search(
