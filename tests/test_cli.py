@@ -1,0 +1,51 @@
+"""The command line: keys, and a crawl from the shell with progress until it ends."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.sites.nginx import RunningServer
+
+CLI = [sys.executable, "-m", "webcorpus.cli"]
+
+
+def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_keys_create_list_revoke(tmp_path: Path) -> None:
+    env = {**os.environ, "WEBCORPUS_DATA_DIR": str(tmp_path)}
+    created = run(["keys", "create", "ops"], env)
+    assert created.returncode == 0, created.stderr
+    key = created.stdout.strip()
+    assert key.startswith("wck_") and "\n" not in key
+    listed = run(["keys", "list"], env)
+    assert "ops" in listed.stdout and key not in listed.stdout
+    assert run(["keys", "create", "ops"], env).returncode == 2
+    assert run(["keys", "revoke", "ops"], env).returncode == 0
+    assert "revoked" in run(["keys", "list"], env).stdout
+    assert run(["keys", "revoke", "ops"], env).returncode == 1
+
+
+def test_crawl_from_the_shell(nginx_server: RunningServer, tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "WEBCORPUS_DATA_DIR": str(tmp_path),
+        "WEBCORPUS_CONNECT_TO": ",".join(nginx_server.connect_to(refuse_https=True)),
+        "WEBCORPUS_CONNECT_TO_ONLY": "true",
+        "WEBCORPUS_CRAWL_DELAY_S": "0",
+        "WEBCORPUS_EMBEDDINGS": "false",
+    }
+    done = run(["crawl", "www.postgresql.org", "--budget", "8"], env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout)
+    assert result["state"] == "partial"
+    assert result["progress"]["indexed"] == 8
+    assert result["coverage"]["budget"] > 0 and result["coverage"]["unaccounted"] == 0
+    assert "pages/min" in done.stderr
+    bad = run(["crawl", "localhost"], env)
+    assert bad.returncode == 2 and "error:" in bad.stderr
