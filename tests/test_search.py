@@ -26,7 +26,7 @@ def corpus(
     with run_server(settings) as srv:
         views = [
             srv.wait(srv.crawl(d, budget=b), timeout=900)
-            for d, b in (("www.postgresql.org", 50), ("debian-handbook.info", 80))
+            for d, b in (("www.postgresql.org", 50), ("debian-handbook.info", 30))
         ]
         for view in views:
             assert_buckets_invariant(view)

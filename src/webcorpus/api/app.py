@@ -55,6 +55,7 @@ def create_app(
     app.state.rate_limiter = RateLimiter(settings.crawl_rate_per_minute)
     app.state.search_engine = SearchEngine(store, settings)
     problems.install(app)
+    problems.install_openapi(app)
 
     @app.middleware("http")
     async def version_header(

@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import PlainTextResponse
 
 from webcorpus.api.deps import get_settings, get_store, require_read
-from webcorpus.api.envelope import envelope, unrecognized
+from webcorpus.api.envelope import MarkdownResponse, envelope, unrecognized
 from webcorpus.services import content, params
 from webcorpus.services.params import (  # re-exported: other adapters import them from here
     CONTENT_PARAMS,
@@ -93,13 +92,12 @@ def list_content(
 
 @router.get(
     "/api/content/{page_id}.md",
-    response_class=PlainTextResponse,
+    response_class=MarkdownResponse,
     summary="One page as markdown with a YAML frontmatter block",
-    responses={200: {"content": {"text/markdown": {}}}},
 )
-def page_markdown(request: Request, page_id: str) -> PlainTextResponse:
+def page_markdown(request: Request, page_id: str) -> MarkdownResponse:
     body = content.page_markdown(get_store(request), page_id)
-    return PlainTextResponse(body, media_type="text/markdown; charset=utf-8")
+    return MarkdownResponse(body, media_type="text/markdown; charset=utf-8")
 
 
 @router.get("/api/content/{page_id}", summary="One page as JSON")

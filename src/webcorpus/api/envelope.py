@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from fastapi import Request
+from fastapi.responses import PlainTextResponse
 
 
 def unrecognized(request: Request, known: Iterable[str]) -> list[str]:
@@ -30,3 +31,7 @@ def envelope(
     body.update(extra)
     body["filters"] = {"applied": applied, "unrecognized": unknown}
     return body
+
+
+class MarkdownResponse(PlainTextResponse):
+    media_type = "text/markdown"

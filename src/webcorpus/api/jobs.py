@@ -13,7 +13,7 @@ from webcorpus.store.models import BUCKETS
 
 router = APIRouter(tags=["jobs"], dependencies=[Depends(require_read)])
 
-Bucket = Literal[BUCKETS]  # type: ignore[valid-type]
+Bucket = Literal[(*BUCKETS, "unaccounted")]  # type: ignore[valid-type]
 JobState = Literal["queued", "running", "completed", "partial", "failed", "cancelled"]
 
 

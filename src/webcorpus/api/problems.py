@@ -91,3 +91,62 @@ def install(app: FastAPI) -> None:
     async def _internal(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         return problem("internal", "the server failed to answer; the error has been logged")
+
+
+PROBLEM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["type", "title", "status", "detail", "code"],
+    "properties": {
+        "type": {"type": "string"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "code": {"type": "string", "enum": sorted(TITLES)},
+        "errors": {"type": "array", "items": {"type": "object"}},
+    },
+}
+_DOCUMENTED = {
+    "400": "invalid parameter or body",
+    "401": "missing or unknown key",
+    "403": "the key lacks the right",
+    "404": "not found",
+    "405": "method not allowed",
+    "409": "conflict",
+    "413": "body too large",
+    "415": "body is not application/json",
+    "429": "rate limited (Retry-After)",
+    "500": "internal error",
+}
+
+
+def install_openapi(app: FastAPI) -> None:
+    """Describe errors as RFC 9457 problem documents; FastAPI's default 422 is never sent."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        from fastapi.openapi.utils import get_openapi
+
+        schema = get_openapi(
+            title=app.title, version=app.version, description=app.description, routes=app.routes
+        )
+        schema.setdefault("components", {}).setdefault("schemas", {})["Problem"] = PROBLEM_SCHEMA
+        ref = {"$ref": "#/components/schemas/Problem"}
+        for path_item in schema.get("paths", {}).values():
+            for operation in path_item.values():
+                responses = operation.setdefault("responses", {})
+                responses.pop("422", None)
+                for status, text in _DOCUMENTED.items():
+                    responses.setdefault(
+                        status,
+                        {
+                            "description": text,
+                            "content": {"application/problem+json": {"schema": ref}},
+                        },
+                    )
+        for name in ("HTTPValidationError", "ValidationError"):
+            schema["components"]["schemas"].pop(name, None)
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

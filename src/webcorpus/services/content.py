@@ -67,12 +67,6 @@ def list_content(store: Store, query: ContentQuery) -> tuple[list[dict[str, Any]
     return data, total
 
 
-def template_keys_for(store: Store, domain: str) -> set[tuple[str, str]]:
-    from webcorpus.services.citations import template_keys
-
-    return template_keys(store, domain)
-
-
 def get_page(
     store: Store, page_id: str, *, markdown: bool = True, explain: bool = False
 ) -> dict[str, Any]:
@@ -97,7 +91,7 @@ def get_page(
     page["assets"] = store.page_assets(pid)
     page["screenshots"] = store.page_screenshots(pid)
     page["history"] = [{**h, "changed": bool(h["changed"])} for h in store.page_history(pid)]
-    page["cited_by"] = store.cited_by(pid, template_keys_for(store, row["domain"]))
+    page["cited_by"] = store.cited_by(pid)
     page["fetched_at"] = row["fetched_at"]
     page["indexed_at"] = row["indexed_at"]
     if explain:

@@ -123,6 +123,8 @@ def job_urls(
     store: Store, job_id: str, bucket: str | None, limit: int, offset: int
 ) -> tuple[list[dict[str, Any]], int]:
     get_job(store, job_id)
+    if bucket == "unaccounted":
+        return store.list_unaccounted(job_id, limit, offset)
     if bucket is not None and bucket not in BUCKETS:
-        raise invalid_param("bucket", f"must be one of {', '.join(BUCKETS)}")
+        raise invalid_param("bucket", f"must be one of {', '.join(BUCKETS)}, unaccounted")
     return store.list_job_urls(job_id, bucket, limit, offset)

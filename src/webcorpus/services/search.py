@@ -83,7 +83,7 @@ class SearchEngine:
         else:
             engine = mode
             order = [
-                (cid, scores[engine][cid], {engine: rank})
+                (cid, _unit_score(engine, scores[engine][cid]), {engine: rank})
                 for rank, cid in enumerate(ranked[engine][:limit], start=1)
             ]
         rows = self.store.chunk_hits([cid for cid, _, _ in order])
@@ -106,3 +106,10 @@ class SearchEngine:
                 }
             )
         return {"data": data, "query": q, "mode": mode, "limit": limit}
+
+
+def _unit_score(engine: str, raw: float) -> float:
+    """Scores in [0, 1]: FTS5's bm25 is negative (lower is better), so map -b / (1 - b)."""
+    if engine == "text":
+        return -raw / (1.0 - raw) if raw < 0 else 0.0
+    return max(0.0, min(1.0, raw))

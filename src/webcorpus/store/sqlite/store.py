@@ -389,6 +389,20 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
         ).fetchall()
         return [dict(r) for r in rows], total
 
+    def list_unaccounted(
+        self, job_id: str, limit: int, offset: int
+    ) -> tuple[list[dict[str, Any]], int]:
+        marks = ",".join("?" for _ in BUCKETS)
+        where = f"job_id = ? AND bucket NOT IN ({marks})"
+        args = [job_id, *BUCKETS]
+        total = self.conn.execute(f"SELECT count(*) FROM job_urls WHERE {where}", args).fetchone()
+        rows = self.conn.execute(
+            f"SELECT url, bucket, reason, depth, source, page_id, http_status, target "
+            f"FROM job_urls WHERE {where} ORDER BY url LIMIT ? OFFSET ?",
+            [*args, limit, offset],
+        ).fetchall()
+        return [dict(r) for r in rows], int(total[0])
+
     def unaccounted(self, job_id: str) -> int:
         """Ledger rows whose bucket is not a known bucket name (must always be zero)."""
         marks = ",".join("?" for _ in BUCKETS)
@@ -643,21 +657,23 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
             conn.execute("DELETE FROM pages WHERE id = ?", (page_id,))
 
     def recompute_inlinks(self, domain: str, template_keys: Iterable[tuple[str, str]]) -> None:
-        """Recount body citations for a domain's pages, excluding site-wide template links."""
+        """Store the domain's template links and recount body citations without them."""
         with self.tx() as conn:
-            conn.execute("CREATE TEMP TABLE IF NOT EXISTS tmpl(target_url TEXT, anchor TEXT)")
-            conn.execute("DELETE FROM tmpl")
-            conn.executemany("INSERT INTO tmpl VALUES (?, ?)", list(template_keys))
+            conn.execute("DELETE FROM template_links WHERE domain = ?", (domain,))
+            conn.executemany(
+                "INSERT OR IGNORE INTO template_links(domain, target_url, anchor) VALUES (?, ?, ?)",
+                [(domain, t, a) for t, a in template_keys],
+            )
             conn.execute(
                 """UPDATE pages SET inlinks_body = coalesce((
                     SELECT count(DISTINCT l.src_page_id) FROM links l
-                    JOIN pages s ON s.id = l.src_page_id
                     WHERE l.target_page_id = pages.id AND l.position = 'body'
                       AND l.src_page_id != pages.id AND l.internal = 1
-                      AND NOT EXISTS (SELECT 1 FROM tmpl t WHERE t.target_url = l.target_url
-                                      AND t.anchor = l.anchor)), 0)
+                      AND NOT EXISTS (SELECT 1 FROM template_links t WHERE t.domain = ?
+                                      AND t.target_url = l.target_url AND t.anchor = l.anchor)
+                    ), 0)
                 WHERE domain = ?""",
-                (domain,),
+                (domain, domain),
             )
 
     def domain_links(self, domain: str) -> list[tuple[str, str, str, str]]:
@@ -735,24 +751,21 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
         ).fetchall()
         return [dict(r) for r in rows]
 
-    def cited_by(self, page_id: str, template_keys: set[tuple[str, str]]) -> list[dict[str, Any]]:
+    def cited_by(self, page_id: str) -> list[dict[str, Any]]:
+        """Pages citing this one from their body, site-wide template links excluded."""
         rows = self.conn.execute(
-            "SELECT s.id, s.url, s.title, l.anchor, l.target_url FROM links l "
-            "JOIN pages s ON s.id = l.src_page_id WHERE l.target_page_id = ? "
-            "AND l.position = 'body' AND l.internal = 1 AND l.src_page_id != ? "
-            "ORDER BY s.id",
+            "SELECT s.id, s.url, s.title, min(l.anchor) AS anchor FROM links l "
+            "JOIN pages s ON s.id = l.src_page_id JOIN pages t ON t.id = l.target_page_id "
+            "WHERE l.target_page_id = ? AND l.position = 'body' AND l.internal = 1 "
+            "AND l.src_page_id != ? AND NOT EXISTS (SELECT 1 FROM template_links tl "
+            "WHERE tl.domain = t.domain AND tl.target_url = l.target_url "
+            "AND tl.anchor = l.anchor) GROUP BY s.id ORDER BY s.id",
             (page_id, page_id),
         ).fetchall()
-        seen: set[str] = set()
-        out = []
-        for r in rows:
-            if (r["target_url"], r["anchor"]) in template_keys or r["id"] in seen:
-                continue
-            seen.add(r["id"])
-            out.append(
-                {"id": r["id"], "url": r["url"], "title": r["title"], "anchor_text": r["anchor"]}
-            )
-        return out
+        return [
+            {"id": r["id"], "url": r["url"], "title": r["title"], "anchor_text": r["anchor"]}
+            for r in rows
+        ]
 
     def page_collections(self, domain: str) -> list[str]:
         rows = self.conn.execute(
