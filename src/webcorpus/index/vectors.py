@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from typing import Any
 
 import numpy as np
@@ -87,7 +87,6 @@ class VectorIndex:
         k: int,
         *,
         allowed_pages: Collection[str] | None = None,
-        refresh: Callable[[], None] | None = None,
     ) -> list[tuple[int, float]]:
         """Top ``k`` (chunk id, cosine similarity), restricted to ``allowed_pages`` if given."""
         self.refresh()
@@ -96,21 +95,21 @@ class VectorIndex:
             page_index = self._page_index
         if ids.shape[0] == 0 or k <= 0:
             return []
+        scores = matrix @ query
+        available = scores.shape[0]
         if allowed_pages is not None:
             wanted = np.zeros(len(self._pages) + 1, dtype=bool)
             for page_id in allowed_pages:
                 idx = page_index.get(page_id)
                 if idx is not None:
                     wanted[idx] = True
-            rows = np.flatnonzero(wanted[row_page])
-            if rows.shape[0] == 0:
+            mask = wanted[row_page]
+            available = int(mask.sum())
+            if available == 0:
                 return []
-            scores = matrix[rows] @ query
-        else:
-            rows = None
-            scores = matrix @ query
-        k = min(k, scores.shape[0])
+            # Mask instead of slicing: scoring every row is cheaper than copying the matrix.
+            scores = np.where(mask, scores, -np.inf)
+        k = min(k, available)
         top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.lexsort((ids[rows][top] if rows is not None else ids[top], -scores[top]))]
-        chosen = rows[top] if rows is not None else top
-        return [(int(ids[i]), float(scores[j])) for i, j in zip(chosen, top, strict=True)]
+        top = top[np.lexsort((ids[top], -scores[top]))]
+        return [(int(ids[i]), float(scores[i])) for i in top]
