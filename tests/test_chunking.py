@@ -1,10 +1,22 @@
 from __future__ import annotations
 
 import itertools
+import random
 import re
 import time
 
-from webcorpus.index.chunking import Chunk, chunk_markdown, count_tokens, embedding_text
+import pytest
+from tokenizers import Tokenizer
+
+from tests.sites.docsites import POSTGRES_HTML, PYTHON_HTML, default_cache_dir, ensure_unpacked
+from webcorpus.index.chunking import (
+    Chunk,
+    _vocab_words,
+    chunk_markdown,
+    count_tokens,
+    embedding_text,
+)
+from webcorpus.index.embedder import model_dir
 
 
 def words(n: int, word: str = "alpha") -> str:
@@ -126,3 +138,118 @@ def test_speed_of_a_large_page() -> None:
     chunks = chunk_markdown(md)
     assert time.perf_counter() - start < 2.0
     assert len(chunks) >= 30
+
+
+# ---------------------------------------------------------------- exact counting, real pages
+
+
+def _reference_tokenizer() -> Tokenizer:
+    """The model's tokenizer, untruncated: the ground truth the cheap counter must match."""
+    tok = Tokenizer.from_file(str(model_dir() / "tokenizer.json"))
+    tok.no_padding()
+    tok.no_truncation()
+    return tok
+
+
+def _reference_counts(texts: list[str], special: bool = False) -> list[int]:
+    encs = _reference_tokenizer().encode_batch_fast(texts, add_special_tokens=special)
+    return [len(e.ids) for e in encs]
+
+
+def test_count_tokens_matches_tokenizer_on_random_unicode() -> None:
+    rnd = random.Random(7)
+    alphabet = (
+        [chr(c) for c in range(0x00, 0x250)]  # ASCII, controls, Latin-1, Latin Extended
+        + list("\u0301\u0344\u093e\u200b\u200e\u2019\u201c\u2014\u2028\u3000\ufeff\ufffd\x85")
+        + list("日本語テキスト한국어를Яблокоﬁ㍻ǅﷺ\U0001f600")
+        + ["the", "The", "tokenizer", "x" * 120, "y" * 99, " ", "\n", "\t", "\x0b\x0c\x1c\x1f"]
+    )
+    texts = ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 40))) for _ in range(6000)]
+    assert count_tokens(texts) == _reference_counts(texts)
+    assert count_tokens(texts) == _reference_counts(texts)  # second time from the caches
+
+
+def test_vocabulary_words_count_one_piece() -> None:
+    words = sorted(_vocab_words())
+    assert len(words) > 20_000
+    assert _reference_counts(words) == [1] * len(words)
+
+
+def test_budget_shrinks_for_long_heading_context() -> None:
+    heading = " ".join(f"Раздел{i}" for i in range(20))  # ~160 word pieces of context
+    md = f"# {heading}\n\n" + words(600)
+    chunks = chunk_markdown(md, title="Заголовок документа")
+    assert len(chunks) > 3
+    inputs = [embedding_text(c, "Заголовок документа") for c in chunks]
+    assert max(_reference_counts(inputs, special=True)) <= 256
+
+
+def test_hard_split_of_text_with_more_pieces_than_characters() -> None:
+    chunks = chunk_markdown("한." * 3000, max_tokens=64)  # each syllable is 3 jamo word pieces
+    assert chunks and all(c.tokens + 2 <= 64 for c in chunks)
+    assert [c.tokens for c in chunks] == _reference_counts([c.text for c in chunks])
+
+
+_FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
+@pytest.fixture(scope="module")
+def real_pages() -> list[tuple[str, str | None, str]]:
+    """(path, title, markdown) of 150 Python and 150 PostgreSQL doc pages, a fixed sample."""
+    from webcorpus.extract import extract
+
+    root = ensure_unpacked(default_cache_dir())
+    pages = []
+    for html_dir, n in ((PYTHON_HTML, 150), (POSTGRES_HTML, 150)):
+        top = root / html_dir
+        files = sorted(p for p in top.rglob("*.html") if p.is_file())
+        for path in random.Random(3).sample(files, n):
+            url = "http://docs.example.com/" + str(path.relative_to(top))
+            doc = extract(path.read_bytes(), url)
+            pages.append((url, doc.title, doc.markdown))
+    return pages
+
+
+def test_real_pages_fit_the_window_with_exact_counts(
+    real_pages: list[tuple[str, str | None, str]],
+) -> None:
+    n_chunks = 0
+    for url, title, markdown in real_pages:
+        chunks = chunk_markdown(markdown, title=title)
+        assert chunks == chunk_markdown(markdown, title=title), url  # deterministic
+        if not markdown.strip():
+            continue
+        assert chunks, url
+        n_chunks += len(chunks)
+        assert [c.index for c in chunks] == list(range(len(chunks)))
+        # ``tokens`` is exactly the tokenizer's count, and the embedding input fits the window.
+        assert [c.tokens for c in chunks] == _reference_counts([c.text for c in chunks]), url
+        inputs = [embedding_text(c, title) for c in chunks]
+        assert max(_reference_counts(inputs, special=True)) <= 256, url
+        page_lines = markdown.split("\n")
+        rows = {line.strip() for line in page_lines if line.lstrip().startswith("|")}
+        # A row longer than a chunk (genindex pages are one giant row) has to be cut.
+        cut_ok = any(n > 128 for n in count_tokens(sorted(rows)))
+        for c in chunks:
+            lines = c.text.split("\n")
+            # Table rows are never cut, and fenced code comes with its fences.
+            cut = [x for x in lines if x.lstrip().startswith("|") and x.strip() not in rows]
+            assert cut_ok or not cut, (url, cut)
+            assert sum(1 for line in lines if _FENCE_LINE.match(line)) % 2 == 0, (url, c.text)
+    assert n_chunks > 3000
+
+
+def test_real_code_blocks_that_fit_stay_whole(
+    real_pages: list[tuple[str, str | None, str]],
+) -> None:
+    checked = 0
+    for _url, title, markdown in real_pages:
+        blocks = re.findall(r"^```[^\n]*\n.*?\n```$", markdown, flags=re.M | re.S)
+        small = [b for b in blocks if count_tokens([b])[0] <= 100]
+        if not small:
+            continue
+        chunks = chunk_markdown(markdown, title=title)
+        for block in small:
+            assert any(block in c.text for c in chunks), block
+            checked += 1
+    assert checked > 100

@@ -116,10 +116,12 @@ def test_health_sitemaps_properties_links(pg: tuple[Running, dict[str, Any]]) ->
 
 def test_response_times_make_a_median(pg: tuple[Running, dict[str, Any]]) -> None:
     srv, view = pg
-    urls = srv.client.get(
-        f"/api/jobs/{view['id']}/urls", params={"bucket": "indexed", "limit": 3}
-    ).json()["data"]
-    for row, seconds in zip(urls, (0.010, 0.030, 0.020), strict=True):
+    # The crawler recorded real timings; overwrite every fetched URL's with known values.
+    rows = srv.client.get(f"/api/jobs/{view['id']}/urls", params={"limit": 1000}).json()["data"]
+    fetched = [r for r in rows if r["http_status"] is not None]
+    assert len(fetched) >= 3
+    for i, row in enumerate(fetched):
+        seconds = 0.010 if i == 0 else 0.030 if i == 1 else 0.020
         srv.store.record_fetch_time(view["id"], row["url"], seconds)
     assert record(srv, "postgresql.org")["health"]["median_response_s"] == 0.02
 

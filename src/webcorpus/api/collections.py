@@ -41,6 +41,7 @@ def get_collection(request: Request, slug: str) -> dict[str, Any]:
 @router.put(
     "/api/collections/{slug}",
     summary="Create or update a shelf (key required)",
+    responses={201: {"description": "the shelf was created"}},
     openapi_extra={
         "requestBody": {
             "required": True,
@@ -77,6 +78,7 @@ async def put_collection(request: Request, slug: str) -> JSONResponse:
 @router.post(
     "/api/collections/{slug}/members",
     summary="Place a company on a shelf (key required)",
+    responses={201: {"description": "the company was placed on the shelf"}},
     openapi_extra={
         "requestBody": {
             "required": True,

@@ -1,8 +1,10 @@
 """Heading-aware markdown chunking sized for all-MiniLM-L6-v2 (256 word pieces).
 
-Tokens are counted with the model's own tokenizer (Rust ``tokenizers``; one batched call per page).
-BERT pre-tokenisation splits on whitespace, so the count of blocks joined by blank lines is the
-sum of their counts, which lets us pack blocks without re-tokenising.
+Tokens are counted exactly as the model's own tokenizer counts them, but cheaply: BERT word-piece
+counts add up over whitespace-separated pieces, so ``count_tokens`` sums cached per-piece counts
+and sends only never-seen runs to the Rust tokenizer (see the comment above ``_PRE_TOKEN``). The
+same additivity lets the packer sum the counts of blocks joined by whitespace instead of
+re-tokenising what it assembled.
 
 Chunk ``text`` never repeats the chunk's own heading path; embed ``embedding_text(chunk, title)``,
 which prefixes title and heading path. The token budget reserves room for that prefix and for
@@ -15,14 +17,17 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 from tokenizers import Tokenizer
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+# Any indentation: the extractor indents fences inside list items by the item's content offset.
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _SENTENCE_END = re.compile(r"(?<=[.!?…。！？])\s+")
 _HEADING_SEP = " > "
+_FENCE_CHARS = ("`", "~")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,12 +48,96 @@ def _counter() -> Tokenizer:
     return tok
 
 
+# Exact word-piece counting without re-running the tokenizer over the same text.
+#
+# BERT normalisation (clean text, CJK padding, lowercase, accent stripping) and pre-tokenisation
+# (split on whitespace, isolate every punctuation character) never act across whitespace, and
+# word-piece tokenises each pre-token on its own; so a text's count is the sum of the counts of its
+# whitespace-separated pieces, and a piece's count is the sum over its ASCII punctuation characters
+# (each one pre-token, one vocabulary entry) and the runs between them. Python's str.split() splits
+# on the characters BERT treats as whitespace plus a few control characters
+# (\x0b \x0c \x1c-\x1f \x85) that BERT's clean-text step deletes; we delete them too.
+# Counts of pieces and runs are cached per process (bounded); only unseen runs reach the tokenizer,
+# in one batch per call. tests/test_chunking.py checks this against the tokenizer on real pages and
+# on random Unicode strings.
+_ASCII_PUNCT = r"!-/:-@\[-`{-~"  # every printable ASCII character that is not alphanumeric
+_PRE_TOKEN = re.compile(rf"[^\s{_ASCII_PUNCT}]+|[{_ASCII_PUNCT}]")
+_BERT_DELETES = re.compile(r"[\x0b\x0c\x1c-\x1f\x85]")
+_DROP = str.maketrans("", "", "\x0b\x0c\x1c\x1d\x1e\x1f\x85")
+_CACHE_MAX = 100_000  # entries per cache: ~15 MB of pieces at most
+_PIECES: dict[str, int] = {}  # whitespace-separated piece -> word pieces
+_RUNS: dict[str, int] = {}  # pre-token run (or one ASCII punctuation character) -> word pieces
+
+
+def _split_pieces(text: str) -> list[str]:
+    if _BERT_DELETES.search(text):
+        text = text.translate(_DROP)
+    return text.split()
+
+
+def _learn(pieces: set[str]) -> dict[str, int]:
+    """Counts of ``pieces`` (tokenizing only runs never seen), also stored in the caches."""
+    if len(_RUNS) > _CACHE_MAX:
+        _RUNS.clear()
+    if not _RUNS:
+        _RUNS.update(_vocab_words())
+    runs = {p: _PRE_TOKEN.findall(p) for p in pieces}
+    unseen = sorted(set(chain.from_iterable(runs.values())).difference(_RUNS))
+    if unseen:
+        encs = _counter().encode_batch_fast(unseen, add_special_tokens=False)
+        _RUNS.update(zip(unseen, [len(e.ids) for e in encs], strict=True))
+    get = _RUNS.__getitem__
+    out = {p: sum(map(get, rs)) for p, rs in runs.items()}
+    _PIECES.update(out)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _vocab_words() -> dict[str, int]:
+    """Whole-word vocabulary entries (one word piece each) and the ASCII punctuation."""
+    words = {
+        w: 1
+        for w in _counter().get_vocab()
+        if w.isascii() and w.isalnum() and w == w.lower() and len(w) <= 100
+    }
+    words.update((chr(c), 1) for c in range(33, 127) if not chr(c).isalnum())
+    return words
+
+
 def count_tokens(texts: Sequence[str]) -> list[int]:
-    """Word pieces per text, without [CLS]/[SEP]."""
-    if not texts:
-        return []
-    encs = _counter().encode_batch_fast(list(texts), add_special_tokens=False)
-    return [len(e.ids) for e in encs]
+    """Word pieces per text, without [CLS]/[SEP] (exactly what the tokenizer would count)."""
+    if len(_PIECES) > _CACHE_MAX:
+        _PIECES.clear()
+    out: list[int] = []
+    pending: list[tuple[int, list[str]]] = []
+    get = _PIECES.__getitem__
+    for text in texts:
+        pieces = _split_pieces(text)
+        try:
+            out.append(sum(map(get, pieces)))
+        except KeyError:
+            pending.append((len(out), pieces))
+            out.append(0)
+    if pending:
+        missing = set(chain.from_iterable(pieces for _, pieces in pending)).difference(_PIECES)
+        _learn(missing)
+        for i, pieces in pending:
+            try:
+                out[i] = sum(map(get, pieces))
+            except KeyError:  # the cache was emptied meanwhile (another thread)
+                known = _learn(set(pieces))
+                out[i] = sum([known[p] for p in pieces])
+    return out
+
+
+def _count_pieces(pieces: list[str]) -> list[int]:
+    """``count_tokens`` for strings without whitespace (each one piece)."""
+    get = _PIECES.get
+    counts = [get(p, -1) for p in pieces]
+    if -1 in counts:
+        known = _learn({p for p, n in zip(pieces, counts, strict=True) if n < 0})
+        counts = [known[p] if n < 0 else n for p, n in zip(pieces, counts, strict=True)]
+    return counts
 
 
 def embedding_text(chunk: Chunk, title: str | None = None) -> str:
@@ -102,15 +191,19 @@ def _parse(markdown: str) -> list[_Section]:
             para.clear()
 
     i = 0
-    while i < len(lines):
+    n_lines = len(lines)
+    while i < n_lines:
         line = lines[i]
-        fence = _FENCE.match(line)
+        stripped = line.strip()
+        first = stripped[:1]
+        # Cheap first-character tests before the regexes (a fence or heading starts with it).
+        fence = _FENCE.match(line) if first in _FENCE_CHARS else None
         if fence:
             flush()
             marker = fence.group(1)
             body = [line]
             i += 1
-            while i < len(lines):
+            while i < n_lines:
                 body.append(lines[i])
                 close = _FENCE.match(lines[i])
                 i += 1
@@ -123,23 +216,23 @@ def _parse(markdown: str) -> list[_Section]:
                     break
             sections[-1].blocks.append(_Block("code", body))
             continue
-        if line.lstrip().startswith("|"):
+        if first == "|":
             flush()
             rows = []
-            while i < len(lines) and lines[i].lstrip().startswith("|"):
+            while i < n_lines and lines[i].lstrip().startswith("|"):
                 rows.append(lines[i])
                 i += 1
             sections[-1].blocks.append(_Block("table", rows))
             continue
-        heading = _HEADING.match(line)
+        heading = _HEADING.match(line) if first == "#" else None
         if heading:
             flush()
             level, text = len(heading.group(1)), heading.group(2).strip()
             while stack and stack[-1][0] >= level:
                 stack.pop()
             stack.append((level, text or "…"))
-            sections.append(_Section(tuple(t for _, t in stack), line.strip(), []))
-        elif line.strip():
+            sections.append(_Section(tuple(t for _, t in stack), stripped, []))
+        elif stripped:
             para.append(line.rstrip())
         else:
             flush()
@@ -151,30 +244,55 @@ def _parse(markdown: str) -> list[_Section]:
 # ---------------------------------------------------------------- splitting
 
 
-def _pack(pieces: list[str], counts: list[int], budget: int, sep: str) -> list[str]:
-    out: list[str] = []
+# Pieces are joined by whitespace, so the count of a joined text is the sum of its pieces' counts:
+# these helpers return (text, word pieces) pairs and never re-tokenise what they assembled.
+
+
+def _pack(pieces: list[str], counts: list[int], budget: int, sep: str) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
     cur: list[str] = []
     used = 0
     for piece, n in zip(pieces, counts, strict=True):
         if cur and used + n > budget:
-            out.append(sep.join(cur))
+            out.append((sep.join(cur), used))
             cur, used = [], 0
         cur.append(piece)
         used += n
     if cur:
-        out.append(sep.join(cur))
+        out.append((sep.join(cur), used))
     return out
 
 
-def _split_hard(text: str, budget: int) -> list[str]:
+def _split_hard(text: str, budget: int) -> list[tuple[str, int]]:
     """Last resort: pack words; a word longer than the budget is cut into character runs."""
     words: list[str] = []
     for word in text.split():
         words.extend(word[j : j + budget] for j in range(0, len(word), budget))
-    return _pack(words, count_tokens(words), budget, " ")
+    counts = _count_pieces(words)
+    if max(counts, default=0) > budget:  # more word pieces than characters (e.g. Hangul jamo)
+        words, counts = _halve_oversized(words, counts, budget)
+    return _pack(words, counts, budget, " ")
 
 
-def _split_units(units: list[str], budget: int, sep: str) -> list[str]:
+def _halve_oversized(
+    words: list[str], counts: list[int], budget: int
+) -> tuple[list[str], list[int]]:
+    out_words: list[str] = []
+    out_counts: list[int] = []
+    for word, n in zip(words, counts, strict=True):
+        if n <= budget or len(word) < 2:
+            out_words.append(word)
+            out_counts.append(n)
+            continue
+        half = len(word) // 2
+        parts = [word[:half], word[half:]]
+        sub_words, sub_counts = _halve_oversized(parts, _count_pieces(parts), budget)
+        out_words.extend(sub_words)
+        out_counts.extend(sub_counts)
+    return out_words, out_counts
+
+
+def _split_units(units: list[str], budget: int, sep: str) -> list[tuple[str, int]]:
     counts = count_tokens(units)
     fitted: list[str] = []
     fitted_counts: list[int] = []
@@ -185,12 +303,12 @@ def _split_units(units: list[str], budget: int, sep: str) -> list[str]:
             continue
         parts = [p for p in _SENTENCE_END.split(unit) if p.strip()]
         sub = _split_units(parts, budget, " ") if len(parts) > 1 else _split_hard(unit, budget)
-        fitted.extend(sub)
-        fitted_counts.extend(count_tokens(sub))
+        fitted.extend(t for t, _ in sub)
+        fitted_counts.extend(k for _, k in sub)
     return _pack(fitted, fitted_counts, budget, sep)
 
 
-def _split_block(block: _Block, budget: int) -> list[str]:
+def _split_block(block: _Block, budget: int) -> list[tuple[str, int]]:
     """Split one oversized block; code and tables only at line boundaries (with fences/header)."""
     if block.kind == "code":
         opening = block.lines[0]
@@ -198,7 +316,7 @@ def _split_block(block: _Block, budget: int) -> list[str]:
         body = block.lines[1:-1] if len(block.lines) > 1 else []
         frame = sum(count_tokens([opening, closing]))
         pieces = _split_units(body or [""], max(8, budget - frame), "\n")
-        return [f"{opening}\n{p}\n{closing}" for p in pieces]
+        return [(f"{opening}\n{p}\n{closing}", n + frame) for p, n in pieces]
     if block.kind == "table":
         has_sep = len(block.lines) > 2 and _TABLE_SEP.match(block.lines[1]) is not None
         header = block.lines[:2] if has_sep else []
@@ -209,7 +327,7 @@ def _split_block(block: _Block, budget: int) -> list[str]:
             header, head_text, head_tokens = [], "", 0
             rows = block.lines
         pieces = _split_units(rows, budget - head_tokens, "\n")
-        return [f"{head_text}\n{p}" if header else p for p in pieces]
+        return [(f"{head_text}\n{p}", n + head_tokens) if header else (p, n) for p, n in pieces]
     lines = block.lines
     return _split_units(lines if len(lines) > 1 else [block.text], budget, "\n")
 
@@ -234,17 +352,19 @@ def _tail_overlap(text: str, overlap_tokens: int) -> tuple[str, int]:
     if overlap_tokens <= 0 or "```" in text or "~~~" in text or text.lstrip().startswith("|"):
         return "", 0
     last_para = text.rsplit("\n\n", 1)[-1]
+    if last_para.lstrip("> \t").startswith("|"):  # a table (maybe quoted): rows aren't sentences
+        return "", 0
     sentences = [s for s in _SENTENCE_END.split(last_para) if s.strip()]
-    counts = count_tokens(sentences)
     kept: list[str] = []
-    used = 0
-    for sentence, n in zip(reversed(sentences), reversed(counts), strict=True):
+    used = n = 0
+    for sentence in reversed(sentences):  # counted lazily: usually only the last few are needed
+        n = count_tokens((sentence,))[0]
         if used + n > overlap_tokens:
             break
         kept.append(sentence)
         used += n
     if len(kept) == len(sentences) and kept:  # whole paragraph: keep all but its first sentence
-        used -= counts[0]
+        used -= n
         kept.pop()
     return " ".join(reversed(kept)), used
 
@@ -275,7 +395,9 @@ def chunk_markdown(
         if path not in budget_cache:
             ctx = _context(title, _HEADING_SEP.join(path))
             ctx_tokens = count_tokens([ctx])[0] + 1 if ctx else 0
-            budget_cache[path] = max(max_tokens // 2, max_tokens - 2 - ctx_tokens)
+            # A long title + heading path (Cyrillic headings run to 130+ word pieces) shrinks the
+            # budget so that embedding_text() still fits the window; floored for absurd contexts.
+            budget_cache[path] = max(max_tokens // 8, max_tokens - 2 - ctx_tokens)
         return budget_cache[path]
 
     # Merge small sections into groups whose members share a parent heading.
@@ -312,9 +434,9 @@ def chunk_markdown(
             else:
                 # Prose pieces leave room for the overlap carried over from the previous piece.
                 room = budget if b.kind in {"code", "table"} else budget - overlap_tokens
-                split = _split_block(b, max(budget // 2, room))
-                pieces.extend(split)
-                piece_counts.extend(count_tokens(split))
+                for text, n in _split_block(b, max(budget // 2, room)):
+                    pieces.append(text)
+                    piece_counts.append(n)
         texts = _pack_with_overlap(pieces, piece_counts, budget, overlap_tokens)
         chunks.extend((heading, t, n) for t, n in texts)
 
