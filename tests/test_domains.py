@@ -172,7 +172,9 @@ def test_changes_since_the_previous_crawl(
     changed_path, gone_path = changed_url.removeprefix(host), gone_url.removeprefix(host)
     original = (site.root / changed_path.lstrip("/")).read_text("utf-8", errors="replace")
     nginx_server.write_page(
-        site.host, changed_path, original.replace("<body", "<body><p>A new paragraph.</p", 1)
+        site.host,
+        changed_path,
+        original.replace("</p>", "</p><p>A new paragraph in the main text.</p>", 1),
     )
     nginx_server.delete_page(site.host, gone_path)
     try:
