@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -77,6 +77,3 @@ async def start_crawl(request: Request) -> JSONResponse:
         status_code=202,
         headers={"Location": f"/api/jobs/{job.id}"},
     )
-
-
-__all__ = ["Depends", "router"]

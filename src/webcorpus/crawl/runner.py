@@ -135,8 +135,6 @@ class JobRunner:
                 if self.known:
                     for entry in pending:
                         self.frontier.push(entry)
-                    if not pending:
-                        pass
                 else:
                     await self._discover()
                 workers = [
@@ -697,7 +695,7 @@ class JobRunner:
             )
             await self._add_links(follow)
             return
-        write = self._page_write(url, pid, result, page, links)
+        write = self._page_write(url, pid, result, page)
         await self._db(
             self.store.save_page,
             write,
@@ -708,7 +706,7 @@ class JobRunner:
         await self._add_links(follow)
 
     def _page_write(
-        self, url: str, pid: str, result: FetchResult, page: ProcessedPage, links: list[Any]
+        self, url: str, pid: str, result: FetchResult, page: ProcessedPage
     ) -> PageWrite:
         doc = page.doc
         host = url_host(url) or ""
@@ -775,7 +773,3 @@ class JobRunner:
 def _sniff_html(body: bytes) -> bool:
     head = body[:512].lstrip().lower()
     return head.startswith((b"<!doctype html", b"<html")) or b"<body" in head
-
-
-def elapsed_since(start: float) -> float:
-    return time.monotonic() - start
