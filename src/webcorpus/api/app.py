@@ -38,6 +38,7 @@ def create_app(
         finally:
             if worker is not None:
                 worker.stop()
+            app.state.search_engine.close()
             if own_store:
                 store.close()
 
