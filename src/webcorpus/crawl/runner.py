@@ -27,6 +27,7 @@ from webcorpus.crawl.politeness import HostThrottle
 from webcorpus.crawl.ssrf import parse_connect_to
 from webcorpus.crawl.types import FetchResult
 from webcorpus.crawl.urls import TrapGuard, in_scope, normalize_url, page_id, url_host
+from webcorpus.crawl.writes import WriteBatcher
 from webcorpus.facets import boilerplate_share, max_similarity, originality_from
 from webcorpus.services import citations
 from webcorpus.services.clock import now_iso
@@ -89,12 +90,18 @@ class JobRunner:
         self.info: dict[str, Any] = dict(job.info)
         self.simhashes: dict[str, int | None] = {}
         self.db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="webcorpus-db")
+        self.writes = WriteBatcher(self.store, self.db_thread)
+        self.text_hashes: dict[str, str] = {}
 
     async def _db(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         """Run a store call on the job's own database thread, never on the event loop."""
         return await asyncio.get_running_loop().run_in_executor(
             self.db_thread, functools.partial(fn, *args, **kwargs)
         )
+
+    async def _write(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """A store write, committed together with the other in-flight pages' writes."""
+        return await self.writes.submit(fn, *args, **kwargs)
 
     # ------------------------------------------------------------------ lifecycle
     async def run(self) -> None:
@@ -144,6 +151,7 @@ class JobRunner:
                 await asyncio.gather(*workers)
             finally:
                 heartbeat.cancel()
+                await self.writes.drain()
         if self.lost:
             raise LeaseLost
         await self._finish()
@@ -313,7 +321,7 @@ class JobRunner:
                 len(parsed.urls) + len(parsed.children),
                 result.headers.get("last-modified"),
             )
-            await self._db(
+            await self._write(
                 self.store.record_discovery, self.job.id, [e.url for e in entries], "sitemap"
             )
             await self._add(entries)
@@ -378,7 +386,7 @@ class JobRunner:
             fresh.append(e)
         if not fresh:
             return
-        added = await self._db(self.store.add_urls, self.job.id, fresh)
+        added = await self._write(self.store.add_urls, self.job.id, fresh)
         for e in added:
             if e.bucket == "pending":
                 self.frontier.push(e)
@@ -403,7 +411,7 @@ class JobRunner:
                 await self._visit(entry)
             except Exception as exc:
                 log.exception("job %s: %s failed", self.job.id, entry.url)
-                await self._db(
+                await self._write(
                     self.store.set_url,
                     self.job.id,
                     entry.url,
@@ -423,7 +431,7 @@ class JobRunner:
         if policy.status == "unreachable":
             why = self.robots_failure.get(origin, "no answer")
             if not self.answered.get(origin):
-                await self._db(
+                await self._write(
                     self.store.set_url,
                     job_id,
                     url,
@@ -431,7 +439,7 @@ class JobRunner:
                     f"host unreachable ({why} on {origin}/robots.txt)",
                 )
             else:
-                await self._db(
+                await self._write(
                     self.store.set_url,
                     job_id,
                     url,
@@ -441,12 +449,12 @@ class JobRunner:
                 )
             return
         if not policy.allowed(url):
-            await self._db(self.store.set_url, job_id, url, "robots", "disallowed by robots.txt")
+            await self._write(self.store.set_url, job_id, url, "robots", "disallowed by robots.txt")
             return
         pid = page_id(url)
         state = await self._db(self.store.page_state, pid)
         if state is not None and not (self.refresh or self.force):
-            await self._db(
+            await self._write(
                 self.store.set_url,
                 job_id,
                 url,
@@ -469,14 +477,16 @@ class JobRunner:
                 last_modified=state.last_modified if conditional and state else None,
             )
         self.throttle.record(host, result.elapsed_s, result.status)
-        await self._db(self.store.record_fetch_time, self.job.id, url, result.elapsed_s)
-        await self._classify(entry, pid, result)
+        try:
+            await self._classify(entry, pid, result)
+        finally:  # after the page's history row exists, so that row gets the time too
+            await self._write(self.store.record_fetch_time, self.job.id, url, result.elapsed_s)
 
     async def _classify(self, entry: UrlEntry, pid: str, result: FetchResult) -> None:
         url, job_id = entry.url, self.job.id
         if result.error:
             detail = f": {result.error_detail}" if result.error_detail else ""
-            await self._db(
+            await self._write(
                 self.store.set_url,
                 job_id,
                 url,
@@ -490,7 +500,7 @@ class JobRunner:
             await self._redirect(entry, result)
             return
         if status == 304:
-            await self._db(
+            await self._write(
                 self.store.record_unchanged,
                 pid,
                 job_id,
@@ -504,17 +514,17 @@ class JobRunner:
             await self._follow_stored_links(pid, entry.depth)
             return
         if status >= 500:
-            await self._db(
+            await self._write(
                 self.store.set_url, job_id, url, "serverError", f"HTTP {status}", http_status=status
             )
             return
         if status >= 400:
-            await self._db(
+            await self._write(
                 self.store.set_url, job_id, url, "clientError", f"HTTP {status}", http_status=status
             )
             return
         if status < 200 or status >= 300:
-            await self._db(
+            await self._write(
                 self.store.set_url,
                 job_id,
                 url,
@@ -525,7 +535,7 @@ class JobRunner:
             return
         ctype = result.content_type
         if (ctype and ctype not in HTML_TYPES) or (not ctype and not _sniff_html(result.body)):
-            await self._db(
+            await self._write(
                 self.store.set_url,
                 job_id,
                 url,
@@ -536,7 +546,7 @@ class JobRunner:
             return
         xrt = result.headers.get("x-robots-tag", "").lower()
         if "noindex" in xrt or "none" in xrt.split(","):
-            await self._db(
+            await self._write(
                 self.store.set_url,
                 job_id,
                 url,
@@ -562,7 +572,7 @@ class JobRunner:
         url, job_id = entry.url, self.job.id
         target = normalize_url(result.location or "", base=url)
         if target is None:
-            await self._db(
+            await self._write(
                 self.store.set_url,
                 job_id,
                 url,
@@ -574,7 +584,7 @@ class JobRunner:
         hops = self.hops.get(url, 0) + 1
         scope = in_scope(target, self.domain)
         reason = f"HTTP {result.status} to {target}" + ("" if scope else " (out of scope)")
-        await self._db(
+        await self._write(
             self.store.set_url,
             job_id,
             url,
@@ -614,7 +624,7 @@ class JobRunner:
             if n and in_scope(n, self.domain)
         ]
         if doc.noindex:
-            await self._db(
+            await self._write(
                 self.store.set_url,
                 job_id,
                 url,
@@ -626,7 +636,7 @@ class JobRunner:
             return
         canonical = normalize_url(doc.canonical_url, base=url) if doc.canonical_url else None
         if canonical and canonical != url and in_scope(canonical, self.domain):
-            await self._db(
+            await self._write(
                 self.store.set_url,
                 job_id,
                 url,
@@ -654,7 +664,7 @@ class JobRunner:
             self.started.add(canonical)  # taken out of the frontier: no second fetch
             if canonical not in self.known:
                 self.known.add(canonical)
-                await self._db(
+                await self._write(
                     self.store.add_urls,
                     job_id,
                     [UrlEntry(url=canonical, depth=entry.depth, source="canonical")],
@@ -667,9 +677,12 @@ class JobRunner:
                 body=b"",
                 headers={k: v for k, v in result.headers.items() if k not in validators},
             )
-        same = await self._db(self.store.find_same_text, self.domain, page.text_hash, pid)
+        # Pages of this job whose writes may not have committed yet are known only here.
+        same = self.text_hashes.get(page.text_hash)
+        if same is None or same == url:
+            same = await self._db(self.store.find_same_text, self.domain, page.text_hash, pid)
         if same and same != url:
-            await self._db(
+            await self._write(
                 self.store.set_url,
                 job_id,
                 url,
@@ -682,7 +695,7 @@ class JobRunner:
             return
         state = await self._db(self.store.page_state, pid)
         if state is not None and state.text_hash == page.text_hash and not self.force:
-            await self._db(
+            await self._write(
                 self.store.record_unchanged,
                 pid,
                 job_id,
@@ -696,13 +709,19 @@ class JobRunner:
             await self._add_links(follow)
             return
         write = self._page_write(url, pid, result, page)
-        await self._db(
-            self.store.save_page,
-            write,
-            ledger_url=url,
-            changed=state is None or state.text_hash != page.text_hash,
-            fetched=url == entry.url,
-        )
+        self.text_hashes.setdefault(page.text_hash, url)
+        try:
+            await self._write(
+                self.store.save_page,
+                write,
+                ledger_url=url,
+                changed=state is None or state.text_hash != page.text_hash,
+                fetched=url == entry.url,
+            )
+        except BaseException:
+            if self.text_hashes.get(page.text_hash) == url:
+                del self.text_hashes[page.text_hash]
+            raise
         await self._add_links(follow)
 
     def _page_write(
@@ -756,8 +775,10 @@ class JobRunner:
         )
 
     async def _add_links(self, entries: list[UrlEntry]) -> None:
-        await self._db(self.store.record_discovery, self.job.id, [e.url for e in entries], "link")
-        await self._add(entries)
+        urls = [e.url for e in entries]
+        discovery = self.writes.submit(self.store.record_discovery, self.job.id, urls, "link")
+        await self._add(entries)  # queued behind the evidence: both commit together
+        await discovery
 
     async def _follow_stored_links(self, pid: str, depth: int) -> None:
         targets = await self._db(self.store.page_internal_links, pid)

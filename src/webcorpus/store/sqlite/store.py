@@ -81,7 +81,18 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
 
     @contextmanager
     def tx(self) -> Iterator[Connection]:
+        """A write transaction; inside :meth:`batch`, a savepoint that is rolled back alone."""
         conn = self.conn
+        if conn.in_transaction:
+            conn.execute("SAVEPOINT tx")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK TO tx")
+                conn.execute("RELEASE tx")
+                raise
+            conn.execute("RELEASE tx")
+            return
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn
@@ -89,6 +100,12 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
             conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction around many writes of this thread (group commit)."""
+        with self.tx():
+            yield
 
     # ---------------------------------------------------------------- meta
     def get_meta(self, key: str) -> str | None:

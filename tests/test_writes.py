@@ -1,0 +1,105 @@
+"""Group commit of crawl writes (crawl/writes.py) against a real SQLite store."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from tests.server import make_settings
+from webcorpus.crawl.writes import WriteBatcher
+from webcorpus.store import open_store
+from webcorpus.store.models import UrlEntry
+from webcorpus.store.sqlite.store import SQLiteStore
+
+
+@pytest.fixture()
+def store(tmp_path: Path) -> Iterator[SQLiteStore]:
+    s = open_store(make_settings(tmp_path))
+    yield s
+    s.close()
+
+
+def job_id(store: SQLiteStore) -> str:
+    row = store.conn.execute(
+        "INSERT INTO jobs(id, domain, state, params, created_at) "
+        "VALUES ('job_t', 'example.com', 'running', '{}', '2026-11-26T00:00:00Z') RETURNING id"
+    ).fetchone()
+    return str(row[0])
+
+
+def ledger(store: SQLiteStore, job: str) -> dict[str, str]:
+    rows = store.conn.execute("SELECT url, bucket FROM job_urls WHERE job_id = ?", (job,))
+    return {r[0]: r[1] for r in rows}
+
+
+def test_writes_commit_together_and_a_failure_stays_alone(store: SQLiteStore) -> None:
+    job = job_id(store)
+    commits: list[int] = []
+
+    async def scenario() -> tuple[list[UrlEntry], BaseException | None]:
+        db = ThreadPoolExecutor(max_workers=1)
+        batcher = WriteBatcher(store, db, max_items=100, max_delay_s=0.05)
+
+        def traced() -> None:
+            store.conn.set_trace_callback(lambda sql: commits.append(int(sql == "COMMIT")))
+
+        await asyncio.get_running_loop().run_in_executor(db, traced)
+        urls = [f"https://example.com/{i}" for i in range(20)]
+        added = batcher.submit(store.add_urls, job, [UrlEntry(url=u) for u in urls])
+        moved = [batcher.submit(store.set_url, job, u, "indexed") for u in urls[:5]]
+        failing = batcher.submit(store.set_url, job, urls[5], "no-such-bucket")
+        later = batcher.submit(store.set_url, job, urls[6], "robots", "disallowed")
+        result = await added
+        await asyncio.gather(*moved, later)
+        error: BaseException | None = None
+        try:
+            await failing
+        except BaseException as exc:
+            error = exc
+        await batcher.drain()
+        db.shutdown()
+        return result, error
+
+    added, error = asyncio.run(scenario())
+    assert len(added) == 20
+    assert isinstance(error, AssertionError)
+    states = ledger(store, job)
+    assert len(states) == 20
+    assert [states[f"https://example.com/{i}"] for i in range(5)] == ["indexed"] * 5
+    assert states["https://example.com/5"] == "pending"
+    assert states["https://example.com/6"] == "robots"
+    assert sum(commits) == 1  # one transaction for all eight writes
+
+
+def test_a_failing_savepoint_rolls_back_only_its_own_statements(store: SQLiteStore) -> None:
+    job = job_id(store)
+    store.add_urls(job, [UrlEntry(url="https://example.com/a")])
+
+    def half_then_fail() -> None:
+        with store.tx() as conn:
+            conn.execute("UPDATE job_urls SET bucket = 'indexed' WHERE job_id = ?", (job,))
+            raise RuntimeError("boom")
+
+    with store.batch():
+        store.set_url(job, "https://example.com/a", "robots", "disallowed")
+        with pytest.raises(RuntimeError):
+            half_then_fail()
+    assert ledger(store, job) == {"https://example.com/a": "robots"}
+
+
+def test_drain_waits_for_queued_writes(store: SQLiteStore) -> None:
+    job = job_id(store)
+
+    async def scenario() -> None:
+        db = ThreadPoolExecutor(max_workers=1)
+        batcher = WriteBatcher(store, db, max_items=1000, max_delay_s=60.0)
+        batcher.submit(store.add_urls, job, [UrlEntry(url="https://example.com/x")])
+        await batcher.drain()  # far sooner than the 60 s timer
+        db.shutdown()
+
+    asyncio.run(asyncio.wait_for(scenario(), timeout=10))
+    assert ledger(store, job) == {"https://example.com/x": "pending"}
