@@ -92,6 +92,7 @@ class JobRunner:
         self.db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="webcorpus-db")
         self.writes = WriteBatcher(self.store, self.db_thread)
         self.text_hashes: dict[str, str] = {}
+        self.linked: set[str] = set()
 
     async def _db(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         """Run a store call on the job's own database thread, never on the event loop."""
@@ -775,7 +776,9 @@ class JobRunner:
         )
 
     async def _add_links(self, entries: list[UrlEntry]) -> None:
-        urls = [e.url for e in entries]
+        # A link to the site's index sits on every page: record each URL's evidence once.
+        urls = [e.url for e in entries if e.url not in self.linked]
+        self.linked.update(urls)
         discovery = self.writes.submit(self.store.record_discovery, self.job.id, urls, "link")
         await self._add(entries)  # queued behind the evidence: both commit together
         await discovery

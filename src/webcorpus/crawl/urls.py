@@ -213,8 +213,13 @@ def _clean_query(query: str) -> str:
     return "&".join(kept)
 
 
+@lru_cache(maxsize=32768)
 def normalize_url(url: str, base: str | None = None) -> str | None:
-    """Canonical form of ``url`` (resolved against ``base``), or None when not crawlable."""
+    """Canonical form of ``url`` (resolved against ``base``), or None when not crawlable.
+
+    Cached: a site's navigation links recur on every page, and the crawler normalizes each link
+    of each page (a few hundred per documentation page).
+    """
     url = url.strip(_C0_OR_SPACE).translate(_STRIP_INSIDE)
     if base is not None:
         try:
@@ -254,6 +259,7 @@ def page_id(normalized_url: str) -> str:
     return "pg_" + hashlib.sha256(normalized_url.encode("utf-8")).hexdigest()[:16]
 
 
+@lru_cache(maxsize=32768)
 def url_host(url: str) -> str | None:
     try:
         host = urlsplit(url).hostname
@@ -262,6 +268,7 @@ def url_host(url: str) -> str | None:
     return host.rstrip(".").lower() if host else None
 
 
+@lru_cache(maxsize=32768)
 def in_scope(url: str, root_domain: str) -> bool:
     """True when ``url`` is http(s) and its host is ``root_domain`` or one of its subdomains."""
     if not url[:5].lower().startswith(("http:", "https")):
