@@ -2,6 +2,10 @@
 
 Every signal adds a weight to one or more labels and names itself in ``explain``; the label with
 the highest total wins when it reaches ``MIN_SCORE``, else ``other`` / ``general``.
+
+The learned model (:mod:`webcorpus.facets.learned`) joins in here: its type vote is one more
+weighted signal unless the rules are decisive (``decide_type``), and format / audience report
+whether a specific signal decided (``strong``) so that only their fallbacks can be overridden.
 """
 
 from __future__ import annotations
@@ -15,6 +19,13 @@ from webcorpus.extract.document import ExtractedDocument
 from webcorpus.facets.textstats import Bag, vocab
 
 MIN_SCORE = 1.5
+# The learned model's vote for a type (see ``decide_type``).
+MODEL_MIN_P = 0.5
+MODEL_WEIGHT = 2.5
+STRONG_SCORE = 3.0
+STRONG_MARGIN = 1.0
+# Below these probabilities the model never overrides a weak format / audience rule.
+MODEL_OVERRIDE_P = {"format": 0.7, "audience": 0.6}
 
 # (regex on the lowercased URL path, label, weight)
 _PATH_RULES: list[tuple[re.Pattern[str], str, float]] = [
@@ -217,13 +228,24 @@ _FORM_FIELDS = vocab(
     "send message",
 )
 _EVENT_WORDS = vocab("agenda", "speakers", "register", "venue", "save your seat", "doors open")
-_VERSION_HEAD = re.compile(r"^#{1,4} .*\b(v?\d+\.\d+(\.\d+)?|version \d)", re.I | re.M)
+# A version in a heading; a leading section number ("6.2.1. ", "E.1. ") is skipped first (the
+# possessive ``?+`` keeps the version search from backtracking into it).
+_VERSION_HEAD = re.compile(
+    r"^#{1,4} (?:(?:[a-z]\.)?(?:\d+\.)+\s+)?+.*\b(v?\d+\.\d+(\.\d+)?|version \d)", re.I | re.M
+)
 _HEADING = re.compile(r"^(#{1,6}) +(.+)$", re.M)
 _FENCE = re.compile(r"^```", re.M)
 _MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _PRESS = re.compile(
     r"(\((ap|reuters|afp)\)\s?[—–-]|\bannounced today\b|\btoday announced\b|\bpress release\b|"
     r"\bfor immediate release\b|\bmedia contact\b)",
+    re.I,
+)
+# Press-release formulas without the news-wire dateline: a wire story is news for everyone,
+# a release is written for the press.
+_PRESS_RELEASE = re.compile(
+    r"(\bannounced today\b|\btoday announced\b|\bpress release\b|\bfor immediate release\b|"
+    r"\bmedia contact\b)",
     re.I,
 )
 _API_SIGS = re.compile(
@@ -433,9 +455,10 @@ def _path_is_root(path: str) -> bool:
     )
 
 
-def classify_type(
+def type_scores(
     doc: ExtractedDocument, url: str, sig: Signals, has_date: bool, why: list[str]
-) -> str:
+) -> dict[str, float]:
+    """Rule evidence per type label; each signal names itself in ``why``."""
     scores: dict[str, float] = defaultdict(float)
 
     def add(label: str, w: float, reason: str) -> None:
@@ -491,6 +514,33 @@ def classify_type(
         add("blog", 1.4, "dated article")
     if sig.words >= 300 and sig.code_lines + sig.tech_hits + sig.dev_hits >= 15 and not has_date:
         add("docs", 1.0, "long undated technical text")
+    return scores
+
+
+def decide_type(
+    scores: dict[str, float], why: list[str], vote: tuple[str, float] | None = None
+) -> str:
+    """The label with the highest evidence when it reaches ``MIN_SCORE``, else ``other``.
+
+    ``vote``: the learned model's (label, probability). Unless the rules are decisive (best
+    score at least ``STRONG_SCORE`` and ahead by ``STRONG_MARGIN``: a path, JSON-LD or
+    job-posting markup weighs 2.5 to 5 on its own), a vote at or above ``MODEL_MIN_P`` adds
+    ``MODEL_WEIGHT * p`` to its label like any other signal: enough to decide a page the rules
+    have little to say about, or to break a near tie.
+    """
+    scores = defaultdict(float, scores)
+    ranked = [*sorted(scores.values(), reverse=True), 0.0, 0.0]
+    decisive = ranked[0] >= STRONG_SCORE and ranked[0] - ranked[1] >= STRONG_MARGIN
+    if vote is not None:
+        label, p = vote
+        if decisive:
+            why.append(f"model: {label} p={p:.2f} (not used: rules decisive)")
+        elif p >= MODEL_MIN_P and label != "other":
+            w = round(MODEL_WEIGHT * p, 2)
+            scores[label] += w
+            why.append(f"{label} +{w:g}: model p={p:.2f}")
+        else:
+            why.append(f"model: {label} p={p:.2f} (not used, < {MODEL_MIN_P:g} or other)")
     if not scores:
         why.append("no signal")
         return "other"
@@ -503,6 +553,13 @@ def classify_type(
         why.append("api_reference: reference path inside documentation")
         return "api_reference"
     return best[0]
+
+
+def classify_type(
+    doc: ExtractedDocument, url: str, sig: Signals, has_date: bool, why: list[str]
+) -> str:
+    """Rules only (see :func:`decide_type` for the learned model's vote)."""
+    return decide_type(type_scores(doc, url, sig, has_date, why), why)
 
 
 _TYPE_FORMAT = {
@@ -519,69 +576,93 @@ _TYPE_FORMAT = {
 }
 
 
-def classify_format(doc: ExtractedDocument, type_: str, sig: Signals, why: list[str]) -> str:
+_TUTORIAL_PATH = re.compile(
+    r"/(tutorials?|howto|how-to|getting-started|get-started|quick-?start|walkthroughs?)(/|\.|$)"
+    r"|/(tutorial|how-to)-"
+)
+_FAQ = re.compile(r"\b(faqs?|frequently asked)\b", re.I)
+_FAQ_PATH = re.compile(r"/faqs?(/|\.|$)")
+_GLOSSARY = re.compile(r"\b(glossary|glossar|glosario|glossaire)\b", re.I)
+
+
+def classify_format(
+    doc: ExtractedDocument, url: str, type_: str, sig: Signals, why: list[str]
+) -> tuple[str, bool]:
+    """(format, strong): ``strong`` when a specific signal decided, False for the fallbacks
+    (prose -> article, short -> other, numbered steps, signature counts) that the learned
+    model may override."""
     title = doc.title or ""
+    path = urlsplit(url).path.lower()
     words = max(sig.words, 1)
     if (
         "faqpage" in sig.jsonld
         or sig.question_heads >= 3
-        or (type_ == "support" and re.search(r"\b(faq|frequently asked)", title, re.I))
+        or _FAQ.search(title)
+        or (type_ == "support" and _FAQ_PATH.search(path))
     ):
-        why.append(f"faq: {sig.question_heads} question headings")
-        return "faq"
+        why.append(f"faq: FAQ markup/title or {sig.question_heads} question headings")
+        return "faq", True
     if type_ == "contact" or (sig.form_fields >= 3 and sig.words < 250):
         why.append("form: contact page / form fields")
-        return "form"
+        return "form", True
     if type_ == "listing" or (sig.link_words / words > 0.5 and sig.words >= 30):
         why.append("listing: link-dominated")
-        return "listing"
+        return "listing", True
     if sig.words < 250 and _MEDIA.search(title):
         why.append("media: short page about video/audio")
-        return "media"
-    if type_ in ("docs", "api_reference", "support", "blog") and (
-        "howto" in sig.jsonld
-        or _TUTORIAL.search(title)
-        or (sig.ordered_items >= 4 and sig.code_lines >= 3)
-    ):
-        why.append("tutorial: how-to title or numbered steps with code")
-        return "tutorial"
+        return "media", True
+    docs_like = type_ in ("docs", "api_reference", "support", "blog")
+    if docs_like and ("howto" in sig.jsonld or _TUTORIAL.search(title)):
+        why.append("tutorial: how-to markup or title")
+        return "tutorial", True
+    if docs_like and _TUTORIAL_PATH.search(path):
+        why.append("tutorial: tutorial/how-to path")
+        return "tutorial", True
+    if _GLOSSARY.search(title):
+        why.append("reference: glossary")
+        return "reference", True
+    if docs_like and sig.ordered_items >= 4 and sig.code_lines >= 3:
+        why.append("tutorial: numbered steps with code")
+        return "tutorial", False
     if type_ == "docs" and (sig.api_sigs >= 6 or sig.table_rows >= 8):
         why.append("reference: signatures/tables in docs")
-        return "reference"
+        return "reference", False
     if type_ in _TYPE_FORMAT:
         why.append(f"{_TYPE_FORMAT[type_]}: usual for {type_}")
-        return _TYPE_FORMAT[type_]
+        return _TYPE_FORMAT[type_], True
     if sig.words >= 80:
         why.append("article: prose")
-        return "article"
+        return "article", False
     why.append("other: too little text")
-    return "other"
+    return "other", False
 
 
 def classify_audience(
     doc: ExtractedDocument, url: str, type_: str, sig: Signals, why: list[str]
-) -> str:
+) -> tuple[str, bool]:
+    """(audience, strong): ``strong`` for job seekers, investors, partners and press (specific
+    markup, paths or phrases); the vocabulary-rate and page-type defaults are weak."""
     path = urlsplit(url).path.lower()
     text = doc.text[:6000]
     words = max(sig.words, 1)
     if type_ in ("job", "careers"):
         why.append(f"job_seekers: {type_}")
-        return "job_seekers"
+        return "job_seekers", True
     if (
         re.search(r"/(investors?|ir)(/|$)", path)
         or (sig.head_bag or Bag(text)).count(_INVESTOR_WORDS) >= 3
     ):
         why.append("investors: investor path/words")
-        return "investors"
+        return "investors", True
     if (
         re.search(r"/partners?(/|$)", path)
         or (sig.head_bag or Bag(text)).count(_PARTNER_WORDS) >= 2
     ):
         why.append("partners: partner program")
-        return "partners"
-    if type_ == "news" and (_PRESS.search(text) or re.search(r"/(press|newsroom)", path)):
+        return "partners", True
+    if type_ == "news" and (_PRESS_RELEASE.search(text) or re.search(r"/(press|newsroom)", path)):
         why.append("press: press release")
-        return "press"
+        return "press", True
     dev_rate = (sig.dev_hits + sig.api_sigs * 2 + sig.code_lines) / words
     tech_rate = sig.tech_hits / words
     if type_ in ("docs", "api_reference", "changelog", "support", "blog", "integration") or (
@@ -589,13 +670,13 @@ def classify_audience(
     ):
         if dev_rate >= 0.02 or sig.api_sigs >= 4:
             why.append(f"developers: dev rate {dev_rate:.3f}")
-            return "developers"
+            return "developers", False
         if tech_rate + dev_rate >= 0.015:
             why.append(f"technical: tech rate {tech_rate:.3f}")
-            return "technical"
+            return "technical", False
     if type_ in ("docs", "api_reference"):
         why.append("technical: documentation")
-        return "technical"
+        return "technical", False
     if type_ in (
         "pricing",
         "product",
@@ -609,9 +690,9 @@ def classify_audience(
         biz_rate = sig.biz_hits / words
         if biz_rate >= 0.008:
             why.append(f"business: b2b rate {biz_rate:.3f}")
-            return "business"
+            return "business", False
         if type_ in ("pricing", "product", "landing"):
             why.append("consumers: offering without b2b vocabulary")
-            return "consumers"
+            return "consumers", False
     why.append("general: no audience signal")
-    return "general"
+    return "general", False

@@ -29,7 +29,7 @@ from datetime import date
 import numpy as np
 
 from webcorpus.extract.document import ExtractedDocument
-from webcorpus.facets import rules
+from webcorpus.facets import learned, rules
 from webcorpus.facets.code import has_code as page_has_code
 from webcorpus.facets.locale import page_locale
 from webcorpus.facets.textstats import Bag, vocab
@@ -324,6 +324,37 @@ def _topics(doc: ExtractedDocument, bag: Bag, why: list[str]) -> list[str]:
     return chosen
 
 
+def _type_format_audience(
+    doc: ExtractedDocument, url: str, sig: rules.Signals, explain: dict[str, list[str]]
+) -> tuple[str, str, str]:
+    """Rules first; the learned model (:mod:`webcorpus.facets.learned`) votes on the type like
+    one more signal and replaces a weak format / audience rule when it is confident. What it
+    said is recorded in ``explain`` either way."""
+    has_date = doc.published is not None
+    model = learned.get_model()
+    z = model.logits(learned.page_features(doc, sig, has_date)) if model is not None else None
+    vote = model.predict("type", z) if model is not None and z is not None else None
+    scores = rules.type_scores(doc, url, sig, has_date, explain["type"])
+    type_ = rules.decide_type(scores, explain["type"], (vote.label, vote.prob) if vote else None)
+    fmt, fmt_strong = rules.classify_format(doc, url, type_, sig, explain["format"])
+    audience, aud_strong = rules.classify_audience(doc, url, type_, sig, explain["audience"])
+    if model is None or z is None:
+        return type_, fmt, audience
+    decided = []
+    for head, label, strong in (("format", fmt, fmt_strong), ("audience", audience, aud_strong)):
+        pred = model.predict(head, z, type_)
+        why = explain[head]
+        if pred.label == label:
+            why.append(f"{pred.reason()} (agrees)")
+        elif strong or pred.prob < rules.MODEL_OVERRIDE_P[head]:
+            why.append(f"{pred.reason()} (not used: {'strong rule' if strong else 'unsure'})")
+        else:
+            why.append(f"{pred.label}: model p={pred.prob:.2f} overrides weak rule {label}")
+            label = pred.label
+        decided.append(label)
+    return type_, decided[0], decided[1]
+
+
 def score_page(
     doc: ExtractedDocument,
     url: str,
@@ -363,9 +394,7 @@ def score_page(
         explain["published"].append("no date stated")
 
     ident_n, num, cap = _token_stats(text)
-    type_ = rules.classify_type(doc, url, sig, doc.published is not None, explain["type"])
-    fmt = rules.classify_format(doc, type_, sig, explain["format"])
-    audience = rules.classify_audience(doc, url, type_, sig, explain["audience"])
+    type_, fmt, audience = _type_format_audience(doc, url, sig, explain)
     locale = page_locale(
         doc.language, text, url, headers=headers, hreflang=doc.hreflang, explain=explain["locale"]
     )
