@@ -9,20 +9,11 @@ through trafilatura's main-content extraction (best F1 on the article benchmark)
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from webcorpus.extract.links import is_chrome
+from webcorpus.extract.links import chrome_elements
 from webcorpus.extract.markdown import Rendered, code_language, render
 from webcorpus.extract.tree import _XML_DECL, Element, text_of
-
-# (matcher, always_ours): strong docs containers are always rendered by us; generic ones only
-# when they hold code or tables or the generator is a docs tool.
-_Match = Callable[[Element], bool]
-
-
-def _cls(el: Element) -> list[str]:
-    return (el.get("class") or "").split()
 
 
 def _first_class(el: Element) -> str:
@@ -30,19 +21,61 @@ def _first_class(el: Element) -> str:
     return cls[0] if cls else ""
 
 
-_CONTAINERS: list[tuple[_Match, bool]] = [
-    # Sphinx (<div class="body" role="main">), RTD theme
-    (lambda e: e.tag == "div" and "body" in _cls(e) and e.find(".//h1") is not None, True),
-    (lambda e: e.tag == "div" and "rst-content" in _cls(e), True),
-    (lambda e: e.tag == "article" and "md-content__inner" in _cls(e), True),  # MkDocs Material
-    (lambda e: "theme-doc-markdown" in _cls(e), True),  # Docusaurus
-    (lambda e: e.tag == "div" and "td-content" in _cls(e), True),  # Docsy
-    (lambda e: e.tag == "div" and "vp-doc" in _cls(e), True),  # VitePress
-    (lambda e: e.get("itemprop") == "articleBody", False),
-    (lambda e: e.tag == "main", False),
-    (lambda e: e.get("role") == "main", False),
-    (lambda e: e.tag == "article", False),
+# Docs containers in order of preference; strong ones are always rendered by us, generic ones
+# only when they hold code or tables or the generator is a docs tool (``_first_containers``).
+_CONTAINERS: list[tuple[str, bool]] = [
+    ('div.body with an <h1> (Sphinx <div class="body" role="main">)', True),
+    ("div.rst-content (Read the Docs theme)", True),
+    ("article.md-content__inner (MkDocs Material)", True),
+    (".theme-doc-markdown (Docusaurus)", True),
+    ("div.td-content (Docsy)", True),
+    ("div.vp-doc (VitePress)", True),
+    ('[itemprop="articleBody"]', False),
+    ("main", False),
+    ('[role="main"]', False),
+    ("article", False),
 ]
+
+
+def _first_containers(body: Element) -> tuple[list[Element | None], int]:
+    """The first element matching each of ``_CONTAINERS`` (None when none does), and the number
+    of <article> elements. One pass; the class attribute is split once per element."""
+    first: list[Element | None] = [None] * len(_CONTAINERS)
+    articles = 0
+    for el in body.iter("div", "main", "article", "section"):
+        tag = el.tag
+        get = el.get
+        cls_attr = get("class")
+        if cls_attr:
+            cls = cls_attr.split()
+            if tag == "div":
+                if first[0] is None and "body" in cls and el.find(".//h1") is not None:
+                    first[0] = el
+                if first[1] is None and "rst-content" in cls:
+                    first[1] = el
+            elif tag == "article" and first[2] is None and "md-content__inner" in cls:
+                first[2] = el
+            if first[3] is None and "theme-doc-markdown" in cls:
+                first[3] = el
+            if tag == "div":
+                if first[4] is None and "td-content" in cls:
+                    first[4] = el
+                if first[5] is None and "vp-doc" in cls:
+                    first[5] = el
+        if first[6] is None and get("itemprop") == "articleBody":
+            first[6] = el
+        if tag == "main":
+            if first[7] is None:
+                first[7] = el
+        elif tag == "article":
+            articles += 1
+            if first[9] is None:
+                first[9] = el
+        if first[8] is None and get("role") == "main":
+            first[8] = el
+    return first, articles
+
+
 _DOCS_GENERATOR = re.compile(
     r"sphinx|docbook|publican|mkdocs|docusaurus|antora|gitbook|"
     r"vitepress|doxygen|javadoc|rustdoc|pdoc",
@@ -98,17 +131,16 @@ def _text_len(el: Element) -> int:
 
 def docs_container(root: Element, generator: str | None) -> Element | None:
     """A main container to render ourselves, or None to defer to trafilatura."""
+    return find_container(root, generator)[0]
+
+
+def find_container(root: Element, generator: str | None) -> tuple[Element | None, int | None]:
+    """``docs_container`` and, when known, the container's ``_text_len`` (reused by
+    ``render_container``: the tree does not change in between)."""
     body = root.find("body")
     if body is None:
-        return None
-    first: list[Element | None] = [None] * len(_CONTAINERS)
-    articles = 0
-    for el in body.iter("div", "main", "article", "section"):
-        if el.tag == "article":
-            articles += 1
-        for i, (match, _) in enumerate(_CONTAINERS):
-            if first[i] is None and match(el):
-                first[i] = el
+        return None, None
+    first, articles = _first_containers(body)
     docs_gen = bool(generator and _DOCS_GENERATOR.search(generator))
     total = 0
     for (_, strong), node in zip(_CONTAINERS, first, strict=True):
@@ -124,8 +156,8 @@ def docs_container(root: Element, generator: str | None) -> Element | None:
             or node.find(".//pre") is not None
             or (node.find(".//table") is not None and node.find(".//table//table") is None)
         ):
-            return node
-    return docbook_container(body, generator)
+            return node, size
+    return docbook_container(body, generator), None
 
 
 def docbook_container(body: Element, generator: str | None) -> Element | None:
@@ -151,18 +183,25 @@ def docbook_container(body: Element, generator: str | None) -> Element | None:
     return components[0] if len(components) == 1 else max(components, key=_text_len)
 
 
-def _strip_chrome(node: Element) -> None:
+def _strip_chrome(
+    node: Element, chrome: list[Element] | None = None, total: int | None = None
+) -> None:
     """Drop navigation/sidebars/footers nested in the content node; a "chrome" element holding a
-    large share of the text is a misleading class name, not chrome, and stays."""
-    total = _text_len(node)
-    doomed = []
-    for el in node.iter():
-        if el is node or not isinstance(el.tag, str):
-            continue
-        if el.tag in ("nav", "footer", "aside") or (
-            el.tag not in ("header", "main", "article") and is_chrome(el)
-        ):
-            doomed.append(el)
+    large share of the text is a misleading class name, not chrome, and stays.
+
+    ``chrome``: ``chrome_elements()`` of the tree (or of ``node``), computed before any change;
+    ``total``: ``_text_len(node)`` when known."""
+    if chrome is None:
+        chrome = chrome_elements(node)
+    elif chrome:
+        # Keep the elements strictly inside ``node`` (an ancestor walk each: chrome is rare).
+        chrome = [el for el in chrome if any(a is node for a in el.iterancestors())]
+    # nav, footer and aside always; header, main and article only when not chrome by tag.
+    doomed = [el for el in chrome if el is not node and el.tag not in ("header", "main", "article")]
+    if not doomed:
+        return
+    if total is None:
+        total = _text_len(node)
     for el in doomed:
         if el.getparent() is not None and _text_len(el) <= 0.25 * total:
             _drop_keep_tail(el)
@@ -181,8 +220,15 @@ def _drop_keep_tail(el: Element) -> None:
     parent.remove(el)
 
 
-def render_container(node: Element, base_url: str) -> Rendered:
-    _strip_chrome(node)
+def render_container(
+    node: Element,
+    base_url: str,
+    chrome: list[Element] | None = None,
+    text_len: int | None = None,
+) -> Rendered:
+    """Markdown of ``node`` without the chrome nested in it. ``chrome``: ``chrome_elements()`` of
+    the unchanged tree when the caller has it; ``text_len``: ``_text_len(node)`` when known."""
+    _strip_chrome(node, chrome, text_len)
     return render(node, base_url)
 
 

@@ -7,9 +7,9 @@ import re
 from datetime import date, datetime
 
 from webcorpus.extract.charset import decode_html
-from webcorpus.extract.content import docs_container, render_container, trafilatura_markdown
+from webcorpus.extract.content import find_container, render_container, trafilatura_markdown
 from webcorpus.extract.document import Asset, ExtractedDocument
-from webcorpus.extract.links import content_images, extract_links
+from webcorpus.extract.links import chrome_elements, content_images, extract_links
 from webcorpus.extract.markdown import markdown_to_text
 from webcorpus.extract.metadata import PageMeta, apply_robots, read_meta
 from webcorpus.extract.tree import Element, parse_html
@@ -87,13 +87,14 @@ def _extract(html: bytes, url: str, headers: dict[str, str] | None) -> Extracted
     base = meta.base_url
     published = _parse_date(meta.published_raw) if meta.published_raw else None
 
-    node: Element | None = docs_container(root, meta.generator)
+    node, node_len = find_container(root, meta.generator)
     if node is None and sum(1 for _ in root.iter()) > MAX_TRAFILATURA_ELEMENTS:
         node = root.find("body")
     assets: list[Asset]
     if node is not None:
-        links = extract_links(root, base, node)  # before chrome inside the node is stripped
-        rendered = render_container(node, base)
+        chrome = chrome_elements(root)  # before chrome inside the node is stripped
+        links = extract_links(root, base, node, chrome=chrome)
+        rendered = render_container(node, base, chrome, node_len)
         markdown = rendered.markdown
         assets = rendered.assets
         has_code = rendered.code_blocks > 0 or rendered.inline_code_chars >= 200

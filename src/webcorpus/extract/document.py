@@ -23,12 +23,20 @@ class Link:
     position: LinkPosition
     nofollow: bool = False
 
+    def __reduce__(self) -> tuple[type[Link], tuple[str, str, LinkPosition, bool]]:
+        # Pickled as a constructor call: several times cheaper than the field-by-field state of
+        # frozen slotted dataclasses (pages cross the process pool with hundreds of links).
+        return Link, (self.url, self.anchor_text, self.position, self.nofollow)
+
 
 @dataclass(frozen=True, slots=True)
 class Asset:
     url: str
     kind: Literal["image"]
     alt: str
+
+    def __reduce__(self) -> tuple[type[Asset], tuple[str, Literal["image"], str]]:
+        return Asset, (self.url, self.kind, self.alt)  # see Link.__reduce__
 
 
 @dataclass(slots=True)

@@ -58,7 +58,11 @@ def same_language(a: str, b: str) -> bool:
 
 def detect(text: str) -> tuple[str | None, float]:
     """(language, probability) of ``text``; (None, 0) when there is too little to tell."""
-    letters = sum(map(str.isalpha, text[:SAMPLE]))
+    return _detect(text, sum(map(str.isalpha, text[:SAMPLE])))
+
+
+def _detect(text: str, letters: int) -> tuple[str | None, float]:
+    """``detect`` with the letters among the first ``SAMPLE`` characters already counted."""
     if letters < 20:
         return None, 0.0
     # Sample the middle too: openings are often menus or boilerplate in another language.
@@ -125,8 +129,9 @@ def page_locale(
     if tag := _url_locale(url):
         candidates.append(("url path", tag))
 
-    detected, prob = detect(text)
-    enough = sum(map(str.isalpha, text[:SAMPLE])) >= MIN_CHARS
+    letters = sum(map(str.isalpha, text[:SAMPLE]))
+    detected, prob = _detect(text, letters)
+    enough = letters >= MIN_CHARS
     if detected:
         why.append(f"detected {detected} p={prob:.2f}")
     agreeing: list[str] = []

@@ -46,16 +46,21 @@ def simhash64(text: str) -> int:
     if not toks:
         return 0
     if len(toks) < SHINGLE:
-        shingles = [" ".join(toks)]
-    else:
-        shingles = [f"{a} {b} {c}" for a, b, c in zip(toks, toks[1:], toks[2:], strict=False)]
-    weights = Counter(shingles)  # insertion-ordered like the dict it replaces
-    blake = hashlib.blake2b
-    digests = b"".join([blake(s.encode("utf-8"), digest_size=8).digest() for s in weights])
+        weights = Counter([" ".join(toks)])
+    else:  # "a b c" for every 3 consecutive tokens (map/join: no per-shingle bytecode)
+        weights = Counter(map(" ".join, zip(toks, toks[1:], toks[2:], strict=False)))
+    # (Counter is insertion-ordered like the dict it replaces)
+    blake, encode = hashlib.blake2b, str.encode  # str.encode: UTF-8, strict
+    digests = b"".join([blake(encode(s), digest_size=8).digest() for s in weights])
     bits = np.unpackbits(np.frombuffer(digests, dtype=np.uint8).reshape(-1, 8), axis=1)
     w = np.fromiter(weights.values(), dtype=np.int64, count=len(weights))
-    # sum of w * (+1 for a set bit, -1 for a clear one), per bit (MSB first)
-    acc = 2 * (w @ bits.astype(np.int64)) - int(w.sum())
+    # sum of w * (+1 for a set bit, -1 for a clear one), per bit (MSB first). Most shingles occur
+    # once: the weighted sum is the plain column sum plus (w - 1) * bits of the repeated ones.
+    ones = bits.sum(axis=0, dtype=np.int64)
+    repeated = np.flatnonzero(w > 1)
+    if repeated.size:
+        ones += (w[repeated] - 1) @ bits[repeated].astype(np.int64)
+    acc = 2 * ones - int(w.sum())
     value = int.from_bytes(np.packbits(acc > 0).tobytes(), "big")
     return value - (1 << 64) if value >= (1 << 63) else value
 

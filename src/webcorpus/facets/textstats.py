@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
+from itertools import accumulate
 
 _WORD = re.compile(r"\w+(?:['’]\w+)?")
+# Sorts after every token that starts with a given stem (tokens are \w characters and quotes).
+_AFTER_ALL = "\U0010ffff"
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,19 +37,41 @@ def vocab(*terms: str) -> Vocab:
 class Bag:
     """Lowercased tokens of a text with counts, for fast vocabulary counting."""
 
-    __slots__ = ("counts", "joined", "n")
+    __slots__ = ("_cumulative", "_sorted", "counts", "joined", "n")
 
     def __init__(self, text: str) -> None:
         tokens = _WORD.findall(text.lower())
         self.n = len(tokens)
         self.counts = Counter(tokens)
         self.joined = " " + " ".join(tokens) + " "
+        self._sorted: list[str] | None = None  # distinct tokens, sorted (built on first stem)
+        self._cumulative: list[int] = []  # _cumulative[i]: count of _sorted[:i]
 
     def count(self, v: Vocab) -> int:
         c = self.counts
         total = sum(c[w] for w in v.words if w in c)
         if v.stems:
-            total += sum(n for tok, n in c.items() if tok.startswith(v.stems))
+            total += self._stem_count(v.stems)
         for p in v.phrases:
             total += self.joined.count(p)
+        return total
+
+    def _stem_count(self, stems: tuple[str, ...]) -> int:
+        """Occurrences of tokens starting with any of ``stems`` (each token once): the tokens
+        with a prefix form one range of the sorted distinct tokens, found by bisection."""
+        if self._sorted is None or len(self._sorted) != len(self.counts):
+            self._sorted = sorted(self.counts)
+            self._cumulative = [0, *accumulate(map(self.counts.__getitem__, self._sorted))]
+        keys = self._sorted
+        ranges = sorted(
+            (bisect_left(keys, stem), bisect_left(keys, stem + _AFTER_ALL)) for stem in stems
+        )
+        total = 0
+        end = 0  # merged ranges: a token under two stems (one a prefix of the other) counts once
+        cumulative = self._cumulative
+        for lo, hi in ranges:
+            lo = max(lo, end)
+            if hi > lo:
+                total += cumulative[hi] - cumulative[lo]
+                end = hi
         return total

@@ -2,7 +2,8 @@
 
 Tokens are counted exactly as the model's own tokenizer counts them, but cheaply: BERT word-piece
 counts add up over whitespace-separated pieces, so ``count_tokens`` sums cached per-piece counts
-and sends only never-seen runs to the Rust tokenizer (see the comment above ``_PRE_TOKEN``). The
+and counts only never-seen runs, by WordPiece in Python or with the Rust tokenizer (see the comment
+above ``_PRE_TOKEN``). The
 same additivity lets the packer sum the counts of blocks joined by whitespace instead of
 re-tokenising what it assembled.
 
@@ -17,7 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain
+from itertools import chain, islice
 
 from tokenizers import Tokenizer
 
@@ -57,22 +58,45 @@ def _counter() -> Tokenizer:
 # (each one pre-token, one vocabulary entry) and the runs between them. Python's str.split() splits
 # on the characters BERT treats as whitespace plus a few control characters
 # (\x0b \x0c \x1c-\x1f \x85) that BERT's clean-text step deletes; we delete them too.
-# Counts of pieces and runs are cached per process (bounded); only unseen runs reach the tokenizer,
-# in one batch per call. tests/test_chunking.py checks this against the tokenizer on real pages and
-# on random Unicode strings.
+# Counts of pieces and runs are cached per process (bounded); only unseen runs are counted, the
+# ASCII alphanumeric ones by ``_wordpiece_count`` (BERT's WordPiece on the lowercased run: for such
+# a run normalisation is lowercasing and pre-tokenisation keeps it whole), the others by the Rust
+# tokenizer in one batch per call (it costs ~15 µs a run). tests/test_chunking.py checks this
+# against the tokenizer on real pages and on random Unicode strings.
 _ASCII_PUNCT = r"!-/:-@\[-`{-~"  # every printable ASCII character that is not alphanumeric
 _PRE_TOKEN = re.compile(rf"[^\s{_ASCII_PUNCT}]+|[{_ASCII_PUNCT}]")
 _BERT_DELETES = re.compile(r"[\x0b\x0c\x1c-\x1f\x85]")
 _DROP = str.maketrans("", "", "\x0b\x0c\x1c\x1d\x1e\x1f\x85")
+_PUNCT_TO_SPACE = str.maketrans({chr(c): " " for c in range(33, 127) if not chr(c).isalnum()})
 _CACHE_MAX = 100_000  # entries per cache: ~15 MB of pieces at most
 _PIECES: dict[str, int] = {}  # whitespace-separated piece -> word pieces
 _RUNS: dict[str, int] = {}  # pre-token run (or one ASCII punctuation character) -> word pieces
+_MAX_WORD_CHARS = 100  # the model's WordPiece max_input_chars_per_word: longer words are [UNK]
 
 
 def _split_pieces(text: str) -> list[str]:
-    if _BERT_DELETES.search(text):
+    # == _BERT_DELETES.search(text), several times faster (memchr scans; \x85 is not ASCII)
+    if (
+        "\x0b" in text
+        or "\x0c" in text
+        or "\x1c" in text
+        or "\x1d" in text
+        or "\x1e" in text
+        or "\x1f" in text
+        or (not text.isascii() and "\x85" in text)
+    ):
         text = text.translate(_DROP)
     return text.split()
+
+
+def _shrink(cache: dict[str, int]) -> None:
+    """Keep the older half of a full cache: the entries learned first are the common ones."""
+    try:
+        keep = dict(islice(cache.items(), _CACHE_MAX // 2))
+    except RuntimeError:  # changed meanwhile by another thread: start over
+        keep = {}
+    cache.clear()
+    cache.update(keep)
 
 
 def _learn(pieces: set[str]) -> dict[str, int]:
@@ -81,15 +105,51 @@ def _learn(pieces: set[str]) -> dict[str, int]:
         _RUNS.clear()
     if not _RUNS:
         _RUNS.update(_vocab_words())
-    runs = {p: _PRE_TOKEN.findall(p) for p in pieces}
-    unseen = sorted(set(chain.from_iterable(runs.values())).difference(_RUNS))
+    # A piece has no whitespace, so its pre-tokens are its ASCII punctuation characters (one word
+    # piece each) and the runs between them: count = punctuation characters + counts of the runs.
+    runs = {p: p.translate(_PUNCT_TO_SPACE).split() for p in pieces}
+    unseen = set(chain.from_iterable(runs.values())).difference(_RUNS)
     if unseen:
-        encs = _counter().encode_batch_fast(unseen, add_special_tokens=False)
-        _RUNS.update(zip(unseen, [len(e.ids) for e in encs], strict=True))
+        others = []
+        for run in unseen:
+            if run.isascii() and run.isalnum():
+                _RUNS[run] = _wordpiece_count(run.lower())
+            else:
+                others.append(run)
+        if others:
+            others.sort()
+            encs = _counter().encode_batch_fast(others, add_special_tokens=False)
+            _RUNS.update(zip(others, [len(e.ids) for e in encs], strict=True))
     get = _RUNS.__getitem__
-    out = {p: sum(map(get, rs)) for p, rs in runs.items()}
+    out = {p: len(p) - sum(map(len, rs)) + sum(map(get, rs)) for p, rs in runs.items()}
     _PIECES.update(out)
     return out
+
+
+@lru_cache(maxsize=1)
+def _vocab() -> frozenset[str]:
+    return frozenset(_counter().get_vocab())
+
+
+def _wordpiece_count(word: str) -> int:
+    """Word pieces of one pre-tokenized, normalised word: WordPiece's greedy longest match first
+    (continuations prefixed "##"), one [UNK] when a part has no match or the word is too long."""
+    n = len(word)
+    if n > _MAX_WORD_CHARS:
+        return 1
+    vocab = _vocab()
+    start = count = 0
+    while start < n:
+        end = n
+        while end > start:
+            if (word[start:end] if start == 0 else "##" + word[start:end]) in vocab:
+                break
+            end -= 1
+        else:
+            return 1  # no piece matches: the whole word is one [UNK]
+        count += 1
+        start = end
+    return count
 
 
 @lru_cache(maxsize=1)
@@ -107,7 +167,7 @@ def _vocab_words() -> dict[str, int]:
 def count_tokens(texts: Sequence[str]) -> list[int]:
     """Word pieces per text, without [CLS]/[SEP] (exactly what the tokenizer would count)."""
     if len(_PIECES) > _CACHE_MAX:
-        _PIECES.clear()
+        _shrink(_PIECES)
     out: list[int] = []
     pending: list[tuple[int, list[str]]] = []
     get = _PIECES.__getitem__
@@ -128,6 +188,15 @@ def count_tokens(texts: Sequence[str]) -> list[int]:
                 known = _learn(set(pieces))
                 out[i] = sum([known[p] for p in pieces])
     return out
+
+
+def _count_one(text: str) -> int:
+    """``count_tokens([text])[0]``, without the list round trip (hot in ``_tail_overlap``)."""
+    pieces = _split_pieces(text)
+    try:
+        return sum(map(_PIECES.__getitem__, pieces))
+    except KeyError:
+        return count_tokens((text,))[0]
 
 
 def _count_pieces(pieces: list[str]) -> list[int]:
@@ -358,7 +427,7 @@ def _tail_overlap(text: str, overlap_tokens: int) -> tuple[str, int]:
     kept: list[str] = []
     used = n = 0
     for sentence in reversed(sentences):  # counted lazily: usually only the last few are needed
-        n = count_tokens((sentence,))[0]
+        n = _count_one(sentence)
         if used + n > overlap_tokens:
             break
         kept.append(sentence)
