@@ -212,23 +212,6 @@ def build(source: Path, data_dir: Path, target: int, sample: int) -> dict[str, A
     return info
 
 
-def set_count_index(data_dir: Path, on: bool) -> None:
-    """Add or drop the proposed ``chunk_vectors_count`` index in the bench database.
-
-    ``VectorIndex.refresh`` calls ``SELECT count(*) FROM chunk_vectors`` (twice) on most
-    queries; without an index SQLite scans the whole table of 1.5 kB vector rows (~250 ms at
-    100k chunks). With a covering index on the key the count reads a small b-tree instead.
-    The product schema does not have this index yet: ``--count-index`` shows its effect.
-    """
-    db = sqlite3.connect(data_dir / "webcorpus.db")
-    if on:
-        db.execute("CREATE INDEX IF NOT EXISTS chunk_vectors_count ON chunk_vectors(chunk_id)")
-    else:
-        db.execute("DROP INDEX IF EXISTS chunk_vectors_count")
-    db.commit()
-    db.close()
-
-
 def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
 
@@ -278,11 +261,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queries", type=int, default=100, help="queries per mode and filter")
     ap.add_argument("--rebuild", action="store_true")
     ap.add_argument("--json", type=Path)
-    ap.add_argument(
-        "--count-index",
-        action="store_true",
-        help="measure with the proposed index on chunk_vectors (see set_count_index)",
-    )
     args = ap.parse_args(argv)
     marker = args.data_dir / MARKER
     if args.rebuild and args.data_dir.exists():
@@ -315,7 +293,6 @@ def main(argv: list[str] | None = None) -> int:
             "technicality_min": 0.3,
         },
     }
-    set_count_index(args.data_dir, args.count_index)
     results = measure(args.data_dir, queries, filters)
     if args.json:
         args.json.write_text(json.dumps({"corpus": info, "latency": results}, indent=1))
