@@ -9,6 +9,9 @@ import pytest
 
 from tests.server import Running, assert_buckets_invariant, make_settings, run_server
 from tests.sites.nginx import RunningServer
+from webcorpus.index.ftsquery import fts5_query
+from webcorpus.store.models import SearchFilters
+from webcorpus.store.sqlite import search as sqlite_search
 
 pytestmark = pytest.mark.slow
 MODES = ("hybrid", "text", "vector")
@@ -145,3 +148,30 @@ def test_bad_input_is_a_problem(corpus: Running, params: dict) -> None:
     assert r.status_code == 400, r.text
     assert r.headers["content-type"].startswith("application/problem+json")
     assert r.json()["code"] == "invalid_parameter"
+
+
+@pytest.mark.parametrize(
+    "filters",
+    [
+        SearchFilters(locales=["en"]),
+        SearchFilters(domains=["www.postgresql.org"]),
+        SearchFilters(types=["docs", "api_reference"]),
+        SearchFilters(technicality_min=0.3),
+        SearchFilters(locales=["de"]),
+    ],
+)
+@pytest.mark.parametrize("k", [1, 10, 100])
+def test_broad_filter_shortcut_is_exact(
+    corpus: Running, monkeypatch: pytest.MonkeyPatch, filters: SearchFilters, k: int
+) -> None:
+    """Checking a broad filter on the unfiltered top hits gives exactly the joined result."""
+    store = corpus.store
+    for q in ("index", "create table", "paquet debian", "transaction isolation level", "apt"):
+        fts = fts5_query(q)
+        assert fts
+        monkeypatch.setattr(sqlite_search, "_BROAD_FILTER", 2.0)  # always join
+        joined = store.search_text(fts, filters, k)
+        monkeypatch.setattr(sqlite_search, "_BROAD_FILTER", 0.0)  # always try the shortcut
+        shortcut = store.search_text(fts, filters, k)
+        assert [c for c, _ in shortcut] == [c for c, _ in joined], (q, filters, k)
+        assert [round(s, 9) for _, s in shortcut] == [round(s, 9) for _, s in joined]
