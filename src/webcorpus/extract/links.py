@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from webcorpus.extract.document import Asset, Link
 from webcorpus.extract.tree import Element, text_of
@@ -36,17 +37,10 @@ def _docbook_sidebar(el: Element) -> bool:
     return False
 
 
-_CHROME_NAMES: dict[str, bool] = {}
-
-
+@lru_cache(maxsize=16384)
 def _chrome_name(value: str) -> bool:
     """Whether a class/id value names chrome (cached: the same values repeat on every page)."""
-    known = _CHROME_NAMES.get(value)
-    if known is None:
-        if len(_CHROME_NAMES) >= 16384:
-            _CHROME_NAMES.clear()
-        known = _CHROME_NAMES[value] = _CHROME_CLASS.search(value) is not None
-    return known
+    return _CHROME_CLASS.search(value) is not None
 
 
 def is_chrome(el: Element) -> bool:
@@ -73,7 +67,6 @@ def chrome_elements(root: Element) -> list[Element]:
     this runs for every element of the page."""
     out: list[Element] = []
     append = out.append
-    names = _CHROME_NAMES
     for el in root.iter():
         if el.tag in CHROME_TAGS:
             append(el)
@@ -84,12 +77,8 @@ def chrome_elements(root: Element) -> list[Element]:
         if len(items) == 1:
             name, value = items[0]
             if name == "class" or name == "id":
-                if value:
-                    known = names.get(value)
-                    if known is None:
-                        known = _chrome_name(value)
-                    if known and not _docbook_sidebar(el):
-                        append(el)
+                if value and _chrome_name(value) and not _docbook_sidebar(el):
+                    append(el)
             elif name == "role" and value and value.lower() in CHROME_ROLES:
                 append(el)
             continue
@@ -105,14 +94,10 @@ def chrome_elements(root: Element) -> list[Element]:
             append(el)
             continue
         for value in (cls, id_):
-            if value:
-                known = names.get(value)
-                if known is None:
-                    known = _chrome_name(value)
-                if known:
-                    if not _docbook_sidebar(el):
-                        append(el)
-                    break
+            if value and _chrome_name(value):
+                if not _docbook_sidebar(el):
+                    append(el)
+                break
     return out
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from operator import methodcaller
 
 from lxml import etree
@@ -180,17 +181,10 @@ def _norm_lang(lang: str) -> str | None:
     return lang
 
 
-_DROPPED_CLASSES: dict[str, bool] = {}
-
-
+@lru_cache(maxsize=16384)
 def _dropped_class(cls: str) -> bool:
     """Whether a class value names a decoration to drop (cached: values repeat on every page)."""
-    known = _DROPPED_CLASSES.get(cls)
-    if known is None:
-        if len(_DROPPED_CLASSES) >= 16384:
-            _DROPPED_CLASSES.clear()
-        known = _DROPPED_CLASSES[cls] = _DROP_CLASS.search(cls) is not None
-    return known
+    return _DROP_CLASS.search(cls) is not None
 
 
 def is_dropped(el: Element) -> bool:
@@ -205,8 +199,7 @@ def is_dropped(el: Element) -> bool:
         cls = items[0][1]
         if not cls:
             return False
-        known = _DROPPED_CLASSES.get(cls)
-        return _dropped_class(cls) if known is None else known
+        return _dropped_class(cls)
     cls = None
     for name, value in items:
         if name == "class":
@@ -220,8 +213,7 @@ def is_dropped(el: Element) -> bool:
             return True
     if not cls:
         return False
-    known = _DROPPED_CLASSES.get(cls)
-    return _dropped_class(cls) if known is None else known
+    return _dropped_class(cls)
 
 
 # Block tags that ``_Renderer.block`` renders specially; every other block tag is a container.
