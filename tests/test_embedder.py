@@ -129,3 +129,26 @@ def test_get_embedder_builds_in_data_dir_once(
         assert first.model_path.parent == data_dir / "models"
     finally:
         get_settings.cache_clear()
+
+
+_CODE_HEAVY = [
+    "Parsing > Options that start with a dash\n\n```\n>>> parser = argparse.ArgumentParser("
+    "prog='PROG')\n>>> parser.add_argument('-x')\n>>> parser.add_argument('foo', nargs='?')\n"
+    ">>> parser.parse_args(['-x', '-1'])\nNamespace(foo=None, x='-1')\n"
+    ">>> parser.parse_args(['-x', '-1', '-5'])\nNamespace(foo='-5', x='-1')\n```",
+    "Fixers\n\n```\n`operator.isCallable(obj)`\n`operator.sequenceIncludes(obj)`\n"
+    "`operator.isSequenceType(obj)`\n`operator.isMappingType(obj)`\n`operator.isNumberType(obj)`\n"
+    "`operator.repeat(obj, n)`\n`operator.irepeat(obj, n)`\n```",
+    "Arrays > Methods\n\n```\n>>> from array import array\n>>> a = array('i', [1, 2, 3])\n"
+    ">>> a.extend([4, 5])\n>>> a.insert(0, -1)\n>>> a.tolist()\n[-1, 1, 2, 3, 4, 5]\n"
+    ">>> a.byteswap()\n>>> a.itemsize\n4\n```",
+    "How do I read a file line by line?",
+]
+
+
+def test_int8_agrees_for_a_lone_text(fp32: Embedder, embedder: Embedder) -> None:
+    """Every query is embedded alone. With 8-bit weights, AVX2's saturating int16 pair sums
+    pulled code-heavy texts down to cosine ~0.976 against fp32 at batch 1; 7-bit weights keep
+    them above 0.99."""
+    for text in _CODE_HEAVY:
+        assert float(fp32.embed_query(text) @ embedder.embed_query(text)) > 0.99, text[:40]
