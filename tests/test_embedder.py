@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
 
@@ -152,3 +153,14 @@ def test_int8_agrees_for_a_lone_text(fp32: Embedder, embedder: Embedder) -> None
     them above 0.99."""
     for text in _CODE_HEAVY:
         assert float(fp32.embed_query(text) @ embedder.embed_query(text)) > 0.99, text[:40]
+
+
+def test_building_the_int8_graph_logs_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """onnxruntime's quantizer talks on the root logger; a first `webcorpus serve` stays quiet."""
+    caplog.set_level(logging.DEBUG)
+    path = emb.build_onnx_model(emb.model_dir() / "model.safetensors", tmp_path / "m.onnx")
+    assert path.stat().st_size > 1_000_000
+    assert [r.getMessage()[:60] for r in caplog.records] == []
+    assert not logging.getLogger().filters

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import tempfile
 import threading
@@ -207,30 +208,49 @@ def build_onnx_model(weights_path: Path, out_path: Path, *, variant: Variant = "
         onnx.save(model, str(fp32_path))
         final = Path(tmp) / "model.onnx"
         if variant == "int8":
-            from onnxruntime.quantization import QuantType, quantize_dynamic
-
-            # Per-channel 7-bit weights (reduce_range) for all MatMuls except the first layer's
-            # FFN down-projection, the most sensitive one. 7 bits because on AVX2 CPUs without
-            # VNNI the u8 x s8 kernel adds pairs of products in saturating int16: with 8-bit
-            # weights a lone text (batch of 1, i.e. every query) fell to cosine 0.972 against the
-            # fp32 reference. Cosine on 300 doc chunks, batch 32 / batch 1: mean 0.9952 / 0.9953,
-            # min 0.9903 / 0.9912 (8-bit weights: min 0.9907 / 0.9717). Quantizing the attention
-            # projections too costs ~0.001 of min cosine per layer (all six: min 0.986).
-            quantize_dynamic(
-                fp32_path,
-                final,
-                op_types_to_quantize=["MatMul"],
-                nodes_to_exclude=["l0_o"],
-                weight_type=QuantType.QInt8,
-                per_channel=True,
-                reduce_range=True,
-                # Shape inference cannot see through the com.microsoft ops; all floats are fp32.
-                extra_options={"DefaultTensorType": TensorProto.FLOAT},
-            )
+            _quantize(fp32_path, final)
         else:
             fp32_path.rename(final)
         os.replace(final, out_path)  # atomic: concurrent builders never see a partial file
     return out_path
+
+
+def _drop_quantizer_logs(record: logging.LogRecord) -> bool:
+    """onnxruntime's quantizer logs dozens of INFO lines and a WARNING per build on the root
+    logger; none of them is actionable for a user of the service."""
+    return f"onnxruntime{os.sep}quantization" not in record.pathname
+
+
+def _quantize(fp32_path: Path, out: Path) -> None:
+    """Dynamic int8 quantization of the fp32 graph.
+
+    Per-channel 7-bit weights (reduce_range) for all MatMuls except the first layer's FFN
+    down-projection, the most sensitive one. 7 bits because on AVX2 CPUs without VNNI the
+    u8 x s8 kernel adds pairs of products in saturating int16: with 8-bit weights a lone text
+    (a batch of 1, as every query is) fell to cosine 0.972 against the fp32 reference. Cosine on
+    300 doc chunks, batch 32 / batch 1: mean 0.9952 / 0.9953, min 0.9903 / 0.9912 (8-bit weights:
+    min 0.9907 / 0.9717). Quantizing the attention projections too costs ~0.001 of min cosine per
+    layer (all six: min 0.986), so they stay fp32.
+    """
+    from onnx import TensorProto
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    root = logging.getLogger()
+    root.addFilter(_drop_quantizer_logs)
+    try:
+        quantize_dynamic(
+            fp32_path,
+            out,
+            op_types_to_quantize=["MatMul"],
+            nodes_to_exclude=["l0_o"],
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            reduce_range=True,
+            # Shape inference cannot see through the com.microsoft ops; all floats are fp32.
+            extra_options={"DefaultTensorType": TensorProto.FLOAT},
+        )
+    finally:
+        root.removeFilter(_drop_quantizer_logs)
 
 
 def cached_model_path(cache_dir: Path, *, variant: Variant = "int8") -> Path:
