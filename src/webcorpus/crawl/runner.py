@@ -618,12 +618,9 @@ class JobRunner:
         self, entry: UrlEntry, pid: str, result: FetchResult, page: ProcessedPage
     ) -> None:
         url, job_id, doc = entry.url, self.job.id, page.doc
-        links = [] if doc.nofollow else [ln for ln in doc.links if not ln.nofollow]
-        follow = [
-            UrlEntry(url=n, depth=entry.depth + 1, priority=priority_for(entry.depth + 1, "link"))
-            for n in (normalize_url(ln.url) for ln in links)
-            if n and in_scope(n, self.domain)
-        ]
+        links = [] if doc.nofollow else [ln.url for ln in doc.links if not ln.nofollow]
+        targets = [n for n in map(normalize_url, links) if n and in_scope(n, self.domain)]
+        link_depth = entry.depth + 1
         if doc.noindex:
             await self._write(
                 self.store.set_url,
@@ -633,7 +630,7 @@ class JobRunner:
                 "meta robots noindex",
                 http_status=result.status,
             )
-            await self._add_links(follow)
+            await self._add_links(targets, link_depth)
             return
         canonical = normalize_url(doc.canonical_url, base=url) if doc.canonical_url else None
         if canonical and canonical != url and in_scope(canonical, self.domain):
@@ -658,7 +655,7 @@ class JobRunner:
                         )
                     ]
                 )
-                await self._add_links(follow)
+                await self._add_links(targets, link_depth)
                 return
             # The page names its canonical address: index the content there, without a
             # second fetch of the same content.
@@ -692,7 +689,7 @@ class JobRunner:
                 http_status=result.status,
                 target=same,
             )
-            await self._add_links(follow)
+            await self._add_links(targets, link_depth)
             return
         state = await self._db(self.store.page_state, pid)
         if state is not None and state.text_hash == page.text_hash and not self.force:
@@ -707,7 +704,7 @@ class JobRunner:
                 etag=result.headers.get("etag"),
                 last_modified=result.headers.get("last-modified"),
             )
-            await self._add_links(follow)
+            await self._add_links(targets, link_depth)
             return
         write = self._page_write(url, pid, result, page)
         self.text_hashes.setdefault(page.text_hash, url)
@@ -723,7 +720,7 @@ class JobRunner:
             if self.text_hashes.get(page.text_hash) == url:
                 del self.text_hashes[page.text_hash]
             raise
-        await self._add_links(follow)
+        await self._add_links(targets, link_depth)
 
     def _page_write(
         self, url: str, pid: str, result: FetchResult, page: ProcessedPage
@@ -775,23 +772,24 @@ class JobRunner:
             chunks=[ChunkRow(idx=i, heading=h, text=t, tokens=n) for i, h, t, n in page.chunks],
         )
 
-    async def _add_links(self, entries: list[UrlEntry]) -> None:
-        # A link to the site's index sits on every page: record each URL's evidence once.
-        urls = [e.url for e in entries if e.url not in self.linked]
+    async def _add_links(self, targets: list[str], depth: int) -> None:
+        """Record link evidence for ``targets`` (in-scope, normalized) and add the new ones.
+
+        A link to the site's index sits on every page: each URL is handled once per job (a URL
+        in ``linked`` has been through ``_add`` too, so nothing is lost by skipping it here)."""
+        urls = [u for u in dict.fromkeys(targets) if u not in self.linked]
+        if not urls:
+            return
         self.linked.update(urls)
         discovery = self.writes.submit(self.store.record_discovery, self.job.id, urls, "link")
-        await self._add(entries)  # queued behind the evidence: both commit together
+        priority = priority_for(depth, "link")
+        # Queued behind the evidence: both commit together.
+        await self._add([UrlEntry(url=u, depth=depth, priority=priority) for u in urls])
         await discovery
 
     async def _follow_stored_links(self, pid: str, depth: int) -> None:
         targets = await self._db(self.store.page_internal_links, pid)
-        await self._add_links(
-            [
-                UrlEntry(url=t, depth=depth + 1, priority=priority_for(depth + 1, "link"))
-                for t in targets
-                if in_scope(t, self.domain)
-            ]
-        )
+        await self._add_links([t for t in targets if in_scope(t, self.domain)], depth + 1)
 
 
 def _sniff_html(body: bytes) -> bool:
