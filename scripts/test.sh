@@ -13,5 +13,5 @@ bash scripts/setup-test-env.sh
 export HF_HUB_OFFLINE=1
 "$VENV/bin/ruff" check src tests bench
 "$VENV/bin/ruff" format --check src tests bench
-"$VENV/bin/mypy" src
+"$VENV/bin/mypy" src tests
 "$VENV/bin/pytest" -q "$@"

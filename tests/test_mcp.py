@@ -136,7 +136,7 @@ def test_initialize_and_list_tools(crawled: tuple[Running, dict[str, Any]]) -> N
     for name in WRITE_TOOLS:
         assert "API key" in (by_name[name].description or "")
         assert by_name[name].annotations and by_name[name].annotations.read_only_hint is False
-    assert by_name["get_page"].annotations.read_only_hint is True  # type: ignore[union-attr]
+    assert by_name["get_page"].annotations.read_only_hint is True
     props = by_name["list_content"].input_schema["properties"]
     assert props["limit"]["maximum"] == 100 and props["limit"]["minimum"] == 1
     assert props["offset"]["maximum"] == 10000
@@ -160,7 +160,7 @@ def test_modern_protocol_revision(crawled: tuple[Running, dict[str, Any]]) -> No
 
     async def go() -> tuple[str, list[str], CallToolResult]:
         async with Client(mcp_url(srv)) as client:
-            version = client.session.protocol_version  # type: ignore[union-attr]
+            version = client.session.protocol_version
             tools = await client.list_tools()
             result = await client.call_tool("list_content", {"limit": 2})
             return str(version), [t.name for t in tools.tools], result
@@ -293,13 +293,14 @@ def test_get_job_matches_http(crawled: tuple[Running, dict[str, Any]]) -> None:
 
 def test_search_matches_http(crawled: tuple[Running, dict[str, Any]]) -> None:
     srv, _ = crawled
-    for mcp_args, http_params in (
+    cases: tuple[tuple[dict[str, Any], dict[str, str | int]], ...] = (
         ({"q": "table", "limit": 5}, {"q": "table", "limit": 5}),
         (
             {"q": "index", "mode": "text", "domain": ["postgresql.org"], "limit": 3},
             {"q": "index", "mode": "text", "domain": "postgresql.org", "limit": 3},
         ),
-    ):
+    )
+    for mcp_args, http_params in cases:
         got = ok(call_sync(srv, "search", mcp_args))
         want = srv.client.get("/api/search", params=http_params).json()
         assert got == want
@@ -462,12 +463,18 @@ def test_origin_validation(crawled: tuple[Running, dict[str, Any]]) -> None:
         assert r.json()["code"] == "forbidden"
         assert "Origin" in r.json()["detail"]
     port = srv.base_url.rsplit(":", 1)[1]
-    for origin in (None, f"http://127.0.0.1:{port}", "http://localhost:3000", "http://[::1]"):
+    allowed: tuple[str | None, ...] = (
+        None,
+        f"http://127.0.0.1:{port}",
+        "http://localhost:3000",
+        "http://[::1]",
+    )
+    for allowed_origin in allowed:
         headers = dict(MCP_HEADERS)
-        if origin:
-            headers["Origin"] = origin
+        if allowed_origin:
+            headers["Origin"] = allowed_origin
         r = httpx.post(mcp_url(srv), json=INIT, headers=headers)
-        assert r.status_code == 200, (origin, r.text)
+        assert r.status_code == 200, (allowed_origin, r.text)
         assert r.json()["result"]["serverInfo"]["name"] == "webcorpus"
         assert r.headers.get("mcp-session-id")
 
