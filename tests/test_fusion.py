@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from webcorpus.index.fusion import FusedHit, reciprocal_rank_fusion
+from webcorpus.index.fusion import FusedHit, page_diverse_rrf, reciprocal_rank_fusion
 
 
 def test_rrf_scores_and_ranks() -> None:
@@ -48,3 +48,36 @@ def test_empty_inputs() -> None:
     assert reciprocal_rank_fusion({"text": ["a"]}, limit=0) == []
     with pytest.raises(ValueError):
         reciprocal_rank_fusion({"text": ["a"]}, k=-1, limit=1)
+
+
+def test_page_diverse_one_chunk_per_page_first() -> None:
+    page_of = {"a1": "A", "a2": "A", "a3": "A", "b1": "B", "c1": "C"}
+    ranked = {"text": ["a1", "a2", "a3", "b1"], "vector": ["a2", "c1", "b1"]}
+    hits = page_diverse_rrf(ranked, page_of, k=10, limit=10)
+    # Pages: A is first in both engines; B is 2nd in text and 3rd in vector; C 2nd in vector.
+    assert [page_of[h.id] for h in hits[:3]] == ["A", "B", "C"]
+    # A is shown by its best chunk: a2 (text 2, vector 1) beats a1 (text 1 only).
+    assert hits[0].id == "a2" and hits[0].ranks == {"text": 2, "vector": 1}
+    assert hits[0].score == pytest.approx(1 / 11 + 1 / 11)
+    assert hits[1].score == pytest.approx(1 / 12 + 1 / 13)
+    assert hits[2].score == pytest.approx(1 / 12)
+    # Then the other chunks of already shown pages, by chunk-level score: every chunk once.
+    assert [h.id for h in hits[3:]] == ["a1", "a3"]
+    assert sorted(h.id for h in hits) == sorted(page_of)
+
+
+def test_page_diverse_limit_and_unknown_pages() -> None:
+    ranked = {"text": ["x", "y", "z"], "vector": ["z"]}
+    hits = page_diverse_rrf(ranked, {"x": "P", "y": "P"}, limit=2)  # z: its own page
+    assert [h.id for h in hits] == ["z", "x"]
+    assert page_diverse_rrf(ranked, {}, limit=0) == []
+    assert page_diverse_rrf({}, {}, limit=5) == []
+    with pytest.raises(ValueError):
+        page_diverse_rrf(ranked, {}, k=-1, limit=1)
+
+
+def test_page_diverse_is_deterministic_regardless_of_engine_order() -> None:
+    page_of = {str(i): f"p{i % 3}" for i in range(9)}
+    a = page_diverse_rrf({"text": list("012345"), "vector": list("876543")}, page_of, limit=9)
+    b = page_diverse_rrf({"vector": list("876543"), "text": list("012345")}, page_of, limit=9)
+    assert a == b and len(a) == 9

@@ -62,6 +62,9 @@ def variants() -> dict[str, Fuse]:
     out: dict[str, Fuse] = {
         "text only (10 chunks)": lambda t, v: dedupe_pages(u for _, u in t[:10]),
         "vector only (10 chunks)": lambda t, v: dedupe_pages(u for _, u in v[:10]),
+        # One engine, deduped to pages over its top 50 chunks: as diverse as page-level fusion.
+        "text only (pages of 50)": lambda t, v: dedupe_pages(u for _, u in t),
+        "vector only (pages of 50)": lambda t, v: dedupe_pages(u for _, u in v),
     }
     for k in (1, 10, 30, 60):
         for w in (0.5, 1.0, 2.0):

@@ -1,4 +1,5 @@
-"""Hybrid search over page chunks: BM25 (FTS5) and vectors, fused with reciprocal rank fusion."""
+"""Hybrid search over page chunks: BM25 (FTS5) and vectors, fused with reciprocal rank fusion
+on pages (one chunk per page first)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from webcorpus.config import Settings
 from webcorpus.index.ftsquery import fts5_query
-from webcorpus.index.fusion import reciprocal_rank_fusion
+from webcorpus.index.fusion import page_diverse_rrf
 from webcorpus.index.vectors import VectorIndex
 from webcorpus.services.errors import ServiceError, invalid_param
 from webcorpus.store import Store
@@ -16,6 +17,7 @@ from webcorpus.store.models import SearchFilters
 
 MODES = ("hybrid", "vector", "text")
 CANDIDATES = 100  # per engine, before fusion
+RRF_K = 10  # chosen on the tune split of eval/search (k in 1, 10, 30, 60)
 
 
 class SearchEngine:
@@ -82,8 +84,12 @@ class SearchEngine:
         ranked = {name: [cid for cid, _ in h] for name, h in hits.items()}
         scores = {name: dict(h) for name, h in hits.items()}
         if mode == "hybrid":
-            fused = reciprocal_rank_fusion(
-                {name: [str(c) for c in ids] for name, ids in ranked.items()}, limit=limit
+            pages = self.store.chunk_pages(set(ranked["text"]) | set(ranked["vector"]))
+            fused = page_diverse_rrf(
+                {name: [str(c) for c in ids] for name, ids in ranked.items()},
+                {str(c): p for c, p in pages.items()},
+                k=RRF_K,
+                limit=limit,
             )
             order = [(int(h.id), h.score, h.ranks) for h in fused]
         else:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from webcorpus.store.models import SearchFilters
@@ -120,6 +120,18 @@ class SearchMixin:
 
     def vector_count(self) -> int:
         return int(self.conn.execute("SELECT count(*) FROM chunk_vectors").fetchone()[0])
+
+    def chunk_pages(self, chunk_ids: Iterable[int]) -> dict[int, str]:
+        """Page id of each chunk id (chunks deleted meanwhile are absent)."""
+        ids = list(chunk_ids)
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self.conn.execute(
+            f"SELECT id, page_id FROM chunks INDEXED BY chunks_id_page WHERE id IN ({marks})",
+            ids,
+        ).fetchall()
+        return {int(r[0]): str(r[1]) for r in rows}
 
     def chunk_hits(self, chunk_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
         if not chunk_ids:
