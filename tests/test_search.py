@@ -68,6 +68,21 @@ def test_hybrid_fuses_both_engines(corpus: Running) -> None:
     assert "index" in (top["title"] + top["heading"] + top["text"]).lower()
 
 
+def test_hybrid_shows_each_page_once_before_repeating_pages(corpus: Running) -> None:
+    q = {"q": "CREATE INDEX", "limit": 50}
+    hybrid = corpus.client.get("/api/search", params=q).json()["data"]
+    text = corpus.client.get("/api/search", params={**q, "mode": "text"}).json()["data"]
+    pages = [h["page_id"] for h in hybrid]
+    distinct = len(set(pages))
+    assert len(pages) == 50 and 1 < distinct < 50
+    assert len(set(pages[:distinct])) == distinct  # every page once, then repeats
+    scores = [h["score"] for h in hybrid[:distinct]]
+    assert scores == sorted(scores, reverse=True)
+    # The text engine alone repeats pages early: fusion on pages is what spreads them.
+    text_pages = [h["page_id"] for h in text[:10]]
+    assert len(set(text_pages)) < len(text_pages)
+
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize(
     ("params", "check"),
