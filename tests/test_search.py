@@ -69,7 +69,7 @@ def test_hybrid_fuses_both_engines(corpus: Running) -> None:
 
 
 def test_hybrid_shows_each_page_once_before_repeating_pages(corpus: Running) -> None:
-    q = {"q": "CREATE INDEX", "limit": 50}
+    q: dict[str, str | int] = {"q": "CREATE INDEX", "limit": 50}
     hybrid = corpus.client.get("/api/search", params=q).json()["data"]
     text = corpus.client.get("/api/search", params={**q, "mode": "text"}).json()["data"]
     pages = [h["page_id"] for h in hybrid]
