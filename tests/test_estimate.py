@@ -35,6 +35,15 @@ def test_chapman_and_chao2() -> None:
     assert 40 <= low < n_hat < high
 
 
+def test_poisson_rate_bound() -> None:
+    assert estimate.poisson_rate_high(0, 12) > 0  # no new URL seen is not proof of none
+    for count, pages in ((6, 12), (60, 120), (600, 1200)):
+        assert estimate.poisson_rate_high(count, pages) > count / pages
+    # the bound tightens as the evidence grows
+    widths = [estimate.poisson_rate_high(n, 2 * n) - 0.5 for n in (6, 60, 600)]
+    assert widths == sorted(widths, reverse=True) and widths[-1] < 0.1
+
+
 @pytest.fixture(scope="module")
 def crawls(
     nginx_server: RunningServer, tmp_path_factory: pytest.TempPathFactory

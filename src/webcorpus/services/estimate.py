@@ -86,6 +86,8 @@ class Evidence:
     linked_once: int = 0
     linked_twice: int = 0
     recent_new_per_page: float | None = None
+    recent_new: int = 0  # new URLs revealed by the last quarter of fetched pages ...
+    recent_pages: int = 0  # ... and how many pages that quarter holds
     notes: list[str] = field(default_factory=list)
 
 
@@ -133,7 +135,15 @@ def gather(rows: dict[str, Any]) -> Evidence:
         tail = sum(1 for t in times if t >= cut)
         fresh = sum(1 for t, _n, first in rows["links"] if first >= cut and t not in sitemap)
         ev.recent_new_per_page = round(fresh / max(1, tail), 3)
+        ev.recent_new, ev.recent_pages = fresh, tail
     return ev
+
+
+def poisson_rate_high(count: int, exposure: int, z: float = Z) -> float:
+    """Upper bound of a rate observed as ``count`` events over ``exposure`` units (Poisson,
+    square-root approximation: (sqrt(count + 1) + z/2)^2 events); a rate seen on the dozen
+    pages of a small crawl's last quarter is noisy, and the bound shrinks as they grow."""
+    return (math.sqrt(count + 1) + z / 2) ** 2 / max(1, exposure)
 
 
 def estimate(ev: Evidence, corpus_pages: int = 0) -> dict[str, Any]:
@@ -168,10 +178,11 @@ def estimate(ev: Evidence, corpus_pages: int = 0) -> dict[str, Any]:
         if open_urls:
             # Fetch order is breadth first, not random: Chao2 alone misjudges small samples.
             # The upper bound also lets every unfetched URL reveal new URLs at the rate the
-            # latest fetched pages still did, and the URLs those reveal as many again (two
-            # generations); the lower bound assumes nothing unseen.
-            rate = ev.recent_new_per_page
-            if rate is None:
+            # latest fetched pages still did (its upper bound), and the URLs those reveal as many
+            # again (two generations); the lower bound assumes nothing unseen.
+            if ev.recent_pages:
+                rate = poisson_rate_high(ev.recent_new, ev.recent_pages)
+            else:
                 rate = ev.linked / max(1, ev.link_sources)
             unseen = (0.0, max(0.0, hi - ev.linked, 2 * open_urls * rate))
         # else: every link of every fetched page was followed; links reveal nothing more.
