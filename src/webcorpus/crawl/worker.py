@@ -72,9 +72,12 @@ class Worker:
         """Start every processing process now (imports and models: ~1.3 s of CPU each), while
         the worker waits for work: the first crawl then runs at full speed from its first page
         (a cold pool made the first 500-page crawl ~20% slower)."""
-        pool = self.pool()
-        for _ in range(self.processes):
-            pool.submit(int)  # a process is spawned per task while none is idle
+        try:
+            pool = self.pool()
+            for _ in range(self.processes):
+                pool.submit(int)  # a process is spawned per task while none is idle
+        except Exception:  # e.g. a process limit: the first job tries again and reports it
+            log.warning("could not start the processing processes ahead of work", exc_info=True)
 
     async def run(self) -> None:
         self.loop = asyncio.get_running_loop()
