@@ -85,10 +85,13 @@ class Evidence:
     link_sources: int = 0
     linked_once: int = 0
     linked_twice: int = 0
-    recent_new_per_page: float | None = None
     recent_new: int = 0  # new URLs revealed by the last quarter of fetched pages ...
-    recent_pages: int = 0  # ... and how many pages that quarter holds
+    recent_pages: int = 0  # ... and how many pages that quarter holds (0: too few to tell)
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def recent_new_per_page(self) -> float | None:
+        return round(self.recent_new / self.recent_pages, 3) if self.recent_pages else None
 
 
 def gather(rows: dict[str, Any]) -> Evidence:
@@ -134,8 +137,7 @@ def gather(rows: dict[str, Any]) -> Evidence:
         cut = times[int(len(times) * 0.75)]
         tail = sum(1 for t in times if t >= cut)
         fresh = sum(1 for t, _n, first in rows["links"] if first >= cut and t not in sitemap)
-        ev.recent_new_per_page = round(fresh / max(1, tail), 3)
-        ev.recent_new, ev.recent_pages = fresh, tail
+        ev.recent_new, ev.recent_pages = fresh, max(1, tail)
     return ev
 
 
