@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from tests.server import make_settings, run_server
+from webcorpus.crawl.worker import default_processes
 
 
 def _pool_processes() -> set[int]:
@@ -27,7 +28,7 @@ def _pool_processes() -> set[int]:
 
 
 def test_pool_is_up_before_the_first_crawl(tmp_path: Path) -> None:
-    expected = max(1, min(os.cpu_count() or 1, 4))
+    expected = default_processes()
     before = _pool_processes()
     with run_server(make_settings(tmp_path)) as srv:
         deadline = time.monotonic() + 30

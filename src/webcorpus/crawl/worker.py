@@ -51,12 +51,17 @@ def release_dead_local_leases(store: Store) -> int:
     return released
 
 
+def default_processes() -> int:
+    """Processing processes per worker: one per CPU, at most four."""
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
 class Worker:
     def __init__(self, settings: Settings, store: Store, *, processes: int | None = None) -> None:
         self.settings = settings
         self.store = store
         self.owner = owner_id()
-        self.processes = processes or max(1, min(os.cpu_count() or 1, 4))
+        self.processes = processes or default_processes()
         self._pool: ProcessPoolExecutor | None = None
         self._stop = asyncio.Event()
         self._wake = asyncio.Event()
