@@ -31,6 +31,22 @@ def test_keys_create_list_revoke(tmp_path: Path) -> None:
     assert run(["keys", "revoke", "ops"], env).returncode == 1
 
 
+def test_a_bad_setting_is_named_not_a_traceback(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "WEBCORPUS_DATA_DIR": str(tmp_path),
+        "WEBCORPUS_PORT": "eighty",
+        "WEBCORPUS_WORKER_JOBS": "0",
+    }
+    for args in (["keys", "list"], ["serve"]):
+        out = run(args, env)
+        assert out.returncode == 2
+        assert "Traceback" not in out.stderr
+        assert "WEBCORPUS_PORT: Input should be a valid integer" in out.stderr
+        assert "WEBCORPUS_WORKER_JOBS: Input should be greater than or equal to 1" in out.stderr
+        assert not (tmp_path / "webcorpus.db").exists()
+
+
 def test_crawl_from_the_shell(nginx_server: RunningServer, tmp_path: Path) -> None:
     env = {
         **os.environ,

@@ -15,7 +15,20 @@ from webcorpus.config import Settings
 
 
 def _settings() -> Settings:
-    return Settings()
+    """The settings from the environment and ``.env``; a bad value ends the command with one
+    line per setting instead of a traceback."""
+    from pydantic import ValidationError
+
+    try:
+        return Settings()
+    except ValidationError as exc:
+        lines = [
+            f"error: WEBCORPUS_{'_'.join(str(p) for p in err['loc']).upper()}: {err['msg']}"
+            + (f" (got {err['input']!r})" if isinstance(err.get("input"), str | int) else "")
+            for err in exc.errors()
+        ]
+        print("\n".join(lines), file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -74,7 +74,10 @@ class Settings(BaseSettings):
 
     # Workers
     worker: bool = True
-    worker_processes: int = 1
+    worker_jobs: int = Field(default=4, ge=1, le=64)
+    """Crawl jobs a worker runs at once (different domains; they share its processing processes)."""
+    worker_processes: int = Field(default=0, ge=0, le=64)
+    """Processing processes per worker (extraction, facets, chunking); 0: one per CPU, at most 4."""
     job_lease_s: float = 60.0
 
     @field_validator("allow_networks", "connect_to", mode="before")

@@ -1,7 +1,10 @@
-"""The crawl worker: leases queued (or orphaned) jobs and runs them one at a time.
+"""The crawl worker: leases queued (or orphaned) jobs and runs up to ``worker_jobs`` at once.
 
 In the embedded default it runs in a thread of ``webcorpus serve`` with its own event loop, so
-fetching never shares a loop with the API; CPU-heavy page processing goes to a process pool.
+fetching never shares a loop with the API; CPU-heavy page processing goes to a process pool that
+the worker's jobs share. Several jobs at once matter because a polite crawl of one site mostly
+waits (per-host delays, slow servers) and a finished crawl still waits for its embeddings: one
+job at a time would leave the next company's crawl queued behind both.
 ``webcorpus worker`` runs the same loop in the foreground.
 """
 
@@ -61,7 +64,8 @@ class Worker:
         self.settings = settings
         self.store = store
         self.owner = owner_id()
-        self.processes = processes or default_processes()
+        self.processes = processes or settings.worker_processes or default_processes()
+        self.slots = settings.worker_jobs
         self._pool: ProcessPoolExecutor | None = None
         self._stop = asyncio.Event()
         self._wake = asyncio.Event()
@@ -91,39 +95,65 @@ class Worker:
         if self.settings.embeddings and self.embedder is None:
             self.embedder = EmbeddingWorker(self.settings, self.store)
             self.embedder.start()
-        while not self._stop.is_set():
-            job = self.store.lease_job(self.owner, self.settings.job_lease_s, now_iso())
-            if job is None:
+        running: dict[asyncio.Task[None], JobRunner] = {}
+        stop = asyncio.create_task(self._stop.wait())
+        try:
+            while not self._stop.is_set():
                 self._wake.clear()
-                try:
-                    await asyncio.wait_for(self._wake.wait(), timeout=2.0)
-                except TimeoutError:
-                    release_dead_local_leases(self.store)
-                continue
-            log.info("job %s (%s) leased by %s", job.id, job.domain, self.owner)
-            runner = JobRunner(
-                self.settings,
-                self.store,
-                job,
-                self.pool(),
-                self.owner,
-                embeddings_active=self._embeddings_active,
-            )
-            task = asyncio.create_task(runner.run())
-            stop = asyncio.create_task(self._stop.wait())
-            await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
+                while len(running) < self.slots and await self._start_next(running):
+                    pass
+                wake = asyncio.create_task(self._wake.wait())
+                done, _ = await asyncio.wait(
+                    {*running, wake, stop}, timeout=2.0, return_when=asyncio.FIRST_COMPLETED
+                )
+                wake.cancel()
+                for task in [t for t in running if t.done()]:
+                    runner = running.pop(task)
+                    error = None if task.cancelled() else task.exception()
+                    if error is not None:
+                        log.error("job %s: runner crashed", runner.job.id, exc_info=error)
+                if not done:
+                    # Off the loop: the jobs' fetchers share it, and a write may wait for a lock.
+                    await asyncio.to_thread(release_dead_local_leases, self.store)
+        finally:
+            stop.cancel()
+            await self._hand_back(running)
+            if self._pool is not None:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+            if self.embedder is not None:
+                self.embedder.stop()
+
+    async def _start_next(self, running: dict[asyncio.Task[None], JobRunner]) -> bool:
+        """Lease one more job and start it; False when there is none to take."""
+        mine = [runner.job.id for runner in running.values()]
+        job = await asyncio.to_thread(
+            self.store.lease_job, self.owner, self.settings.job_lease_s, now_iso(), exclude=mine
+        )
+        if job is None:
+            return False
+        log.info("job %s (%s) leased by %s", job.id, job.domain, self.owner)
+        runner = JobRunner(
+            self.settings,
+            self.store,
+            job,
+            self.pool(),
+            self.owner,
+            embeddings_active=self._embeddings_active,
+        )
+        running[asyncio.create_task(runner.run(), name=f"job {job.id}")] = runner
+        return True
+
+    async def _hand_back(self, running: dict[asyncio.Task[None], JobRunner]) -> None:
+        """Shutting down mid-job: stop every job and hand it back for the next start."""
+        if not running:
+            return
+        for task, runner in running.items():
             if not task.done():
-                # Shutting down mid-job: stop and hand the job back for the next start.
                 runner.lost = True
                 runner.wakeup.set()
                 task.cancel()
-                await asyncio.gather(task, return_exceptions=True)
-                self.store.expire_leases(self.owner)
-            stop.cancel()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-        if self.embedder is not None:
-            self.embedder.stop()
+        await asyncio.gather(*running, return_exceptions=True)
+        self.store.expire_leases(self.owner)
 
     def _embeddings_active(self) -> bool:
         return self.embedder is not None and self.embedder.is_alive()

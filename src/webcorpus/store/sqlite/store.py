@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -215,15 +215,22 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
         ).fetchone()
         return _job_from_row(row) if row else None
 
-    def lease_job(self, owner: str, lease_s: float, now: str) -> JobRecord | None:
-        """Claim the oldest queued job, or a running job whose worker stopped renewing its lease."""
+    def lease_job(
+        self, owner: str, lease_s: float, now: str, *, exclude: Collection[str] = ()
+    ) -> JobRecord | None:
+        """Claim the oldest queued job, or a running job whose worker stopped renewing its lease.
+
+        ``exclude``: ids of jobs the caller runs already (a late renewal must not make a worker
+        lease its own job a second time)."""
         t = time.time()
+        skip = list(exclude)
+        not_in = f" AND id NOT IN ({','.join('?' * len(skip))})" if skip else ""
         with self.tx() as conn:
             row = conn.execute(
-                "SELECT * FROM jobs WHERE state = 'queued' "
-                "OR (state = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < ?)) "
-                "ORDER BY created_at LIMIT 1",
-                (t,),
+                "SELECT * FROM jobs WHERE (state = 'queued' "
+                "OR (state = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < ?)))"
+                f"{not_in} ORDER BY created_at LIMIT 1",
+                (t, *skip),
             ).fetchone()
             if row is None:
                 return None
