@@ -1,4 +1,4 @@
-"""kill -9 the server mid-crawl, start it again: the job resumes and ends; nothing is lost."""
+"""kill -9 the server mid-crawl, start it again: the jobs resume and end; nothing is lost."""
 
 from __future__ import annotations
 
@@ -61,15 +61,25 @@ def test_kill_and_restart_resumes(nginx_server: RunningServer, tmp_path: Path) -
         )
         assert r.status_code == 202, r.text
         job_id = r.json()["job_id"]
+        r = httpx.post(  # a second company, crawled side by side by the same worker
+            f"{base}/api/crawl",
+            json={"domain": "docs.python.org", "budget": 300},
+            headers={"Authorization": f"Bearer {key}"},
+        )
+        assert r.status_code == 202, r.text
+        other_id = r.json()["job_id"]
         deadline = time.monotonic() + 120
         before = 0
         while time.monotonic() < deadline:
             view = httpx.get(f"{base}/api/jobs/{job_id}").json()
+            other = httpx.get(f"{base}/api/jobs/{other_id}").json()
             before = view["progress"]["indexed"]
-            if before >= 40:
+            if before >= 40 and other["progress"]["indexed"] >= 1:
                 break
             time.sleep(0.2)
         assert before >= 40 and view["state"] == "running"
+        assert other["state"] == "running"
+        other_before = other["progress"]["indexed"]
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
 
@@ -89,6 +99,17 @@ def test_kill_and_restart_resumes(nginx_server: RunningServer, tmp_path: Path) -
         assert view["progress"]["fetched"] <= 400 + 16  # at most the in-flight fetches redone
         listed = httpx.get(f"{base}/api/content", params={"domain": "postgresql.org"}).json()
         assert listed["total"] == buckets["indexed"]["count"]
+
+        while time.monotonic() < deadline:
+            other = httpx.get(f"{base}/api/jobs/{other_id}").json()
+            if other["state"] in FINAL:
+                break
+            time.sleep(0.5)
+        assert other["state"] == "partial", other["state"]
+        assert other["resumes"] >= 1
+        assert_buckets_invariant(other)
+        assert other["coverage"]["buckets"]["indexed"]["count"] >= other_before
+        assert other["progress"]["fetched"] <= 300 + 16
     finally:
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
