@@ -16,7 +16,7 @@ from webcorpus.facets.locale import normalize_tag
 from webcorpus.services import estimate as estimate_mod
 from webcorpus.services.errors import invalid_param, not_found
 from webcorpus.store import Store
-from webcorpus.store.models import BUCKETS
+from webcorpus.store.models import BUCKETS, unaccounted
 
 CHANGE_SAMPLE = 20
 LINKS_TO_LIMIT = 100
@@ -74,7 +74,7 @@ def coverage_section(store: Store, domain: str, job: Any) -> dict[str, Any]:
         }
     counts = store.bucket_counts(job.id)
     buckets = {name: counts.get(name, 0) for name in BUCKETS}
-    buckets["unaccounted"] = store.unaccounted(job.id)
+    buckets["unaccounted"] = unaccounted(counts)
     est = page_estimate(store, job.id, pages)
     return {
         "known": sum(counts.values()),

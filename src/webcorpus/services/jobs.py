@@ -7,7 +7,7 @@ from typing import Any
 
 from webcorpus.services.clock import parse_iso
 from webcorpus.services.errors import invalid_param, not_found
-from webcorpus.store import Store
+from webcorpus.store import Store, models
 from webcorpus.store.models import BUCKETS, JobRecord
 
 BUCKET_REASONS = {
@@ -55,7 +55,7 @@ def coverage(store: Store, job: JobRecord) -> dict[str, Any]:
             if any(r for r, _ in reasons):
                 entry["reasons"] = [{"reason": r, "count": c} for r, c in reasons if r]
         buckets[name] = entry
-    unaccounted = store.unaccounted(job.id)
+    unaccounted = models.unaccounted(counts)  # from the same ledger scan as the counts
     buckets["unaccounted"] = {
         "count": unaccounted,
         "reason": "URLs known to the job but in no other bucket (always 0)",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +25,11 @@ BUCKETS = (
     "budget",
     "stoppedEarly",
 )
+
+
+def unaccounted(counts: Mapping[str, int]) -> int:
+    """Ledger rows in no known bucket, from a job's per-bucket counts (must always be zero)."""
+    return sum(n for name, n in counts.items() if name not in BUCKETS)
 
 
 @dataclass(slots=True)

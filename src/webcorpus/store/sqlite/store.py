@@ -389,12 +389,12 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
         return [dict(r) for r in rows]
 
     def bucket_reasons(self, job_id: str, bucket: str) -> list[tuple[str, int]]:
-        rows = self.conn.execute(
-            "SELECT coalesce(reason, ''), count(*) c FROM job_urls WHERE job_id = ? AND bucket = ? "
-            "GROUP BY 1 ORDER BY c DESC LIMIT 5",
+        rows = self.conn.execute(  # grouped in the order of job_urls_bucket_reason
+            "SELECT reason, count(*) c FROM job_urls WHERE job_id = ? AND bucket = ? "
+            "GROUP BY reason ORDER BY c DESC LIMIT 5",
             (job_id, bucket),
         ).fetchall()
-        return [(r[0], r[1]) for r in rows]
+        return [(r[0] or "", r[1]) for r in rows]
 
     def list_job_urls(
         self, job_id: str, bucket: str | None, limit: int, offset: int
@@ -427,18 +427,10 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
         ).fetchall()
         return [dict(r) for r in rows], int(total[0])
 
-    def unaccounted(self, job_id: str) -> int:
-        """Ledger rows whose bucket is not a known bucket name (must always be zero)."""
-        marks = ",".join("?" for _ in BUCKETS)
-        row = self.conn.execute(
-            f"SELECT count(*) FROM job_urls WHERE job_id = ? AND bucket NOT IN ({marks})",
-            (job_id, *BUCKETS),
-        ).fetchone()
-        return int(row[0])
-
     def fetched_count(self, job_id: str) -> int:
         row = self.conn.execute(
-            "SELECT count(*) FROM job_urls WHERE job_id = ? AND http_status IS NOT NULL",
+            "SELECT count(*) FROM job_urls INDEXED BY job_urls_fetched "
+            "WHERE job_id = ? AND http_status IS NOT NULL",
             (job_id,),
         ).fetchone()
         return int(row[0])
