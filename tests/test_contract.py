@@ -691,7 +691,7 @@ def test_page_shape_and_values(api: httpx.Client, all_pages: list[dict[str, Any]
 
 def test_page_assets_have_alt(api: httpx.Client, all_pages: list[dict[str, Any]]) -> None:
     found = 0
-    for p in all_pages[:60]:
+    for p in all_pages:  # every page: which ones list first depends on crawl timing
         for a in api.get(f"/api/content/{p['id']}", params={"markdown": "false"}).json()["assets"]:
             assert {"url", "kind", "alt"} <= set(a)
             assert a["url"].startswith("http") and isinstance(a["kind"], str)

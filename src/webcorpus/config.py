@@ -78,6 +78,8 @@ class Settings(BaseSettings):
     """Crawl jobs a worker runs at once (different domains; they share its processing processes)."""
     worker_processes: int = Field(default=0, ge=0, le=64)
     """Processing processes per worker (extraction, facets, chunking); 0: one per CPU, at most 4."""
+    processing_timeout_s: float = Field(default=120.0, gt=0)
+    """A page whose processing runs longer has its process replaced and ends in fetchError."""
     job_lease_s: float = 60.0
 
     @field_validator("allow_networks", "connect_to", mode="before")

@@ -12,7 +12,7 @@ import asyncio
 import functools
 import logging
 import time
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 from typing import Any
 from urllib.parse import urlsplit
@@ -24,6 +24,7 @@ from webcorpus.crawl.fetcher import Fetcher
 from webcorpus.crawl.frontier import Frontier, priority_for
 from webcorpus.crawl.pipeline import ProcessedPage, process_page
 from webcorpus.crawl.politeness import HostThrottle
+from webcorpus.crawl.processing import PageCrashedProcessing, ProcessingPool, ProcessingTimeout
 from webcorpus.crawl.ssrf import parse_connect_to
 from webcorpus.crawl.types import FetchResult
 from webcorpus.crawl.urls import TrapGuard, in_scope, normalize_url, page_id, url_host
@@ -55,7 +56,7 @@ class JobRunner:
         settings: Settings,
         store: Store,
         job: JobRecord,
-        pool: Executor,
+        pool: ProcessingPool,
         owner: str,
         *,
         embeddings_active: Any = None,
@@ -557,15 +558,19 @@ class JobRunner:
             )
             return
         lastmod = self.lastmod.get(url) or entry.lastmod
-        loop = asyncio.get_running_loop()
-        processed: ProcessedPage = await loop.run_in_executor(
-            self.pool,
-            process_page,
-            result.body,
-            url,
-            result.headers,
-            date.fromisoformat(lastmod[:10]) if lastmod else None,
-        )
+        try:
+            processed: ProcessedPage = await self.pool.run(
+                process_page,
+                result.body,
+                url,
+                result.headers,
+                date.fromisoformat(lastmod[:10]) if lastmod else None,
+            )
+        except (PageCrashedProcessing, ProcessingTimeout) as exc:
+            await self._write(
+                self.store.set_url, job_id, url, "fetchError", str(exc), http_status=status
+            )
+            return
         self.cpu_ms += processed.cpu_ms
         await self._store_page(entry, pid, result, processed)
 

@@ -15,10 +15,9 @@ import logging
 import os
 import socket
 import threading
-from concurrent.futures import ProcessPoolExecutor
 
 from webcorpus.config import Settings
-from webcorpus.crawl.pipeline import make_pool
+from webcorpus.crawl.processing import ProcessingPool
 from webcorpus.crawl.runner import JobRunner
 from webcorpus.index.embedding_worker import EmbeddingWorker
 from webcorpus.services.clock import now_iso
@@ -66,32 +65,16 @@ class Worker:
         self.owner = owner_id()
         self.processes = processes or settings.worker_processes or default_processes()
         self.slots = settings.worker_jobs
-        self._pool: ProcessPoolExecutor | None = None
+        self.pool = ProcessingPool(self.processes, timeout_s=settings.processing_timeout_s)
         self._stop = asyncio.Event()
         self._wake = asyncio.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.embedder: EmbeddingWorker | None = None
 
-    def pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = make_pool(self.processes)
-        return self._pool
-
-    def prestart_pool(self) -> None:
-        """Start every processing process now (imports and models: ~1.3 s of CPU each), while
-        the worker waits for work: the first crawl then runs at full speed from its first page
-        (a cold pool made the first 500-page crawl ~20% slower)."""
-        try:
-            pool = self.pool()
-            for _ in range(self.processes):
-                pool.submit(int)  # a process is spawned per task while none is idle
-        except Exception:  # e.g. a process limit: the first job tries again and reports it
-            log.warning("could not start the processing processes ahead of work", exc_info=True)
-
     async def run(self) -> None:
         self.loop = asyncio.get_running_loop()
         release_dead_local_leases(self.store)
-        self.prestart_pool()
+        self.pool.prestart()  # the first crawl then runs at full speed from its first page
         if self.settings.embeddings and self.embedder is None:
             self.embedder = EmbeddingWorker(self.settings, self.store)
             self.embedder.start()
@@ -118,8 +101,7 @@ class Worker:
         finally:
             stop.cancel()
             await self._hand_back(running)
-            if self._pool is not None:
-                self._pool.shutdown(wait=False, cancel_futures=True)
+            self.pool.shutdown()
             if self.embedder is not None:
                 self.embedder.stop()
 
@@ -136,7 +118,7 @@ class Worker:
             self.settings,
             self.store,
             job,
-            self.pool(),
+            self.pool,
             self.owner,
             embeddings_active=self._embeddings_active,
         )
