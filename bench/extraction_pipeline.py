@@ -24,7 +24,7 @@ import statistics
 import time
 from pathlib import Path
 
-from webcorpus.crawl.pipeline import _warm, process_page
+from webcorpus.crawl.pipeline import process_page, warm
 
 STAGES = ("extract", "facets", "chunk", "simhash", "hashes")
 HEADERS = {"content-type": "text/html; charset=utf-8"}
@@ -75,7 +75,7 @@ def main() -> None:
         raise SystemExit("no HTML files")
     # What each worker of the crawl's pool does first (imports, models), then one-time costs a
     # worker pays on its first pages anyway, so that they stay out of the per-page figures.
-    _warm()
+    warm()
     import htmldate  # noqa: F401
     import trafilatura  # noqa: F401
 

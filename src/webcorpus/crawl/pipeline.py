@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -94,7 +93,7 @@ _WARM_PAGE = (
 )
 
 
-def _warm() -> None:
+def warm() -> None:
     """Import the heavy modules and load the models once per worker process (a throwaway page),
     then freeze what the process keeps for its whole life (modules, models, caches so far) out
     of the cyclic garbage collector's full passes, which otherwise walk it again and again."""
@@ -110,10 +109,3 @@ def _warm() -> None:
     with contextlib.suppress(Exception):  # best effort: a real page reports the same problem
         process_page(_WARM_PAGE, "https://warm-up.invalid/page.html", {})
     gc.freeze()
-
-
-def make_pool(workers: int) -> ProcessPoolExecutor:
-    import multiprocessing
-
-    ctx = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_warm)

@@ -126,7 +126,8 @@ _STOP = object()
 
 
 class ProcessingPool:
-    """``processes`` processing processes, each fed by a thread of this process.
+    """``processes`` processing processes, each fed by a thread of this process and set up by
+    ``initializer`` (imports, models) before its first task.
 
     ``run`` is called from an event loop; tasks wait in one queue and go to whichever process
     is free. Processes start on ``prestart`` (or the first task) and are replaced when they die.
@@ -139,10 +140,6 @@ class ProcessingPool:
         initializer: Callable[[], None] | None = None,
         timeout_s: float = 120.0,
     ) -> None:
-        if initializer is None:
-            from webcorpus.crawl.pipeline import _warm
-
-            initializer = _warm
         self.processes = processes
         self.timeout_s = timeout_s
         self.restarts = 0

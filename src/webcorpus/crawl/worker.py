@@ -17,6 +17,7 @@ import socket
 import threading
 
 from webcorpus.config import Settings
+from webcorpus.crawl.pipeline import warm
 from webcorpus.crawl.processing import ProcessingPool
 from webcorpus.crawl.runner import JobRunner
 from webcorpus.index.embedding_worker import EmbeddingWorker
@@ -65,7 +66,9 @@ class Worker:
         self.owner = owner_id()
         self.processes = processes or settings.worker_processes or default_processes()
         self.slots = settings.worker_jobs
-        self.pool = ProcessingPool(self.processes, timeout_s=settings.processing_timeout_s)
+        self.pool = ProcessingPool(
+            self.processes, initializer=warm, timeout_s=settings.processing_timeout_s
+        )
         self._stop = asyncio.Event()
         self._wake = asyncio.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
