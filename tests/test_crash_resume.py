@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -29,6 +30,25 @@ def wait_up(base: str, proc: subprocess.Popen[bytes], timeout: float = 60) -> No
             pass
         time.sleep(0.2)
     raise AssertionError("server did not come up")
+
+
+def post_crawl(base: str, key: str, domain: str, budget: int) -> str:
+    r = httpx.post(
+        f"{base}/api/crawl",
+        json={"domain": domain, "budget": budget},
+        headers={"Authorization": f"Bearer {key}"},
+    )
+    assert r.status_code == 202, r.text
+    return str(r.json()["job_id"])
+
+
+def wait_final(base: str, job_id: str, deadline: float) -> dict[str, Any]:
+    """The job's view once it has ended, or its last view when ``deadline`` passes."""
+    while True:
+        view: dict[str, Any] = httpx.get(f"{base}/api/jobs/{job_id}").json()
+        if view["state"] in FINAL or time.monotonic() >= deadline:
+            return view
+        time.sleep(0.5)
 
 
 def test_kill_and_restart_resumes(nginx_server: RunningServer, tmp_path: Path) -> None:
@@ -54,20 +74,9 @@ def test_kill_and_restart_resumes(nginx_server: RunningServer, tmp_path: Path) -
     proc = subprocess.Popen([*cli, "serve"], env=env, stdout=log, stderr=log)
     try:
         wait_up(base, proc)
-        r = httpx.post(
-            f"{base}/api/crawl",
-            json={"domain": "www.postgresql.org", "budget": 400},
-            headers={"Authorization": f"Bearer {key}"},
-        )
-        assert r.status_code == 202, r.text
-        job_id = r.json()["job_id"]
-        r = httpx.post(  # a second company, crawled side by side by the same worker
-            f"{base}/api/crawl",
-            json={"domain": "docs.python.org", "budget": 300},
-            headers={"Authorization": f"Bearer {key}"},
-        )
-        assert r.status_code == 202, r.text
-        other_id = r.json()["job_id"]
+        job_id = post_crawl(base, key, "www.postgresql.org", 400)
+        # A second company, crawled side by side by the same worker.
+        other_id = post_crawl(base, key, "docs.python.org", 300)
         deadline = time.monotonic() + 120
         before = 0
         while time.monotonic() < deadline:
@@ -86,11 +95,7 @@ def test_kill_and_restart_resumes(nginx_server: RunningServer, tmp_path: Path) -
         proc = subprocess.Popen([*cli, "serve"], env=env, stdout=log, stderr=log)
         wait_up(base, proc)
         deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            view = httpx.get(f"{base}/api/jobs/{job_id}").json()
-            if view["state"] in FINAL:
-                break
-            time.sleep(0.5)
+        view = wait_final(base, job_id, deadline)
         assert view["state"] == "partial", view["state"]
         assert view["resumes"] >= 1
         assert_buckets_invariant(view)
@@ -100,11 +105,7 @@ def test_kill_and_restart_resumes(nginx_server: RunningServer, tmp_path: Path) -
         listed = httpx.get(f"{base}/api/content", params={"domain": "postgresql.org"}).json()
         assert listed["total"] == buckets["indexed"]["count"]
 
-        while time.monotonic() < deadline:
-            other = httpx.get(f"{base}/api/jobs/{other_id}").json()
-            if other["state"] in FINAL:
-                break
-            time.sleep(0.5)
+        other = wait_final(base, other_id, deadline)
         assert other["state"] == "partial", other["state"]
         assert other["resumes"] >= 1
         assert_buckets_invariant(other)
