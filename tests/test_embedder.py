@@ -164,3 +164,41 @@ def test_building_the_int8_graph_logs_nothing(
     assert path.stat().st_size > 1_000_000
     assert [r.getMessage()[:60] for r in caplog.records] == []
     assert not logging.getLogger().filters
+
+
+def test_lanes_give_the_same_vectors(model_cache: Path) -> None:
+    """Batches run side by side on lanes: same batches, same vectors, every text in its place."""
+    texts = [f"lane text {i} " + "word " * (i * 5 % 40) for i in range(37)]
+    one = Embedder(model_cache, threads=1).embed(texts, batch_size=4)
+    two = Embedder(model_cache, threads=2).embed(texts, batch_size=4)
+    np.testing.assert_array_equal(one, two)
+
+
+def test_run_in_lanes_runs_items_side_by_side_once_each() -> None:
+    # Two items meet at a barrier: it only opens if two lanes run at the same time.
+    barrier = threading.Barrier(2, timeout=10)
+    seen: list[int] = []
+    lock = threading.Lock()
+
+    def fn(item: int) -> None:
+        if item < 2:
+            barrier.wait()
+        with lock:
+            seen.append(item)
+
+    emb.run_in_lanes(fn, list(range(9)), lanes=2)
+    assert sorted(seen) == list(range(9))
+
+
+def test_run_in_lanes_raises_the_first_error_after_all_lanes_stop() -> None:
+    done: list[int] = []
+
+    def fn(item: int) -> None:
+        if item == 3:
+            raise ValueError("bad item")
+        done.append(item)
+
+    with pytest.raises(ValueError, match="bad item"):
+        emb.run_in_lanes(fn, list(range(50)), lanes=2)
+    assert 3 not in done
+    assert not [t for t in threading.enumerate() if t.name == "webcorpus-embed-lane"]

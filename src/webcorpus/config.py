@@ -70,7 +70,7 @@ class Settings(BaseSettings):
     """ONNX graph built from the packaged weights: int8-quantized matmuls, or exact fp32."""
     embed_batch: int = 64
     embed_threads: int = 0
-    """ONNX Runtime threads for indexing (0: one per core)."""
+    """Embedding lanes: batches embedded side by side, one thread each (0: one per core)."""
 
     # Workers
     worker: bool = True

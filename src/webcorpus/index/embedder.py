@@ -19,10 +19,10 @@ import logging
 import os
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -33,6 +33,7 @@ DIM = 384
 MAX_SEQ_LENGTH = 256
 BUILDER_VERSION = 4  # bump whenever the generated graph changes
 Variant = Literal["int8", "fp32"]
+T = TypeVar("T")
 
 _LN_EPS = 1e-12
 _QKV = ("query", "key", "value")
@@ -229,8 +230,10 @@ def _quantize(fp32_path: Path, out: Path) -> None:
     u8 x s8 kernel adds pairs of products in saturating int16: with 8-bit weights a lone text
     (a batch of 1, as every query is) fell to cosine 0.972 against the fp32 reference. Cosine on
     300 doc chunks, batch 32 / batch 1: mean 0.9952 / 0.9953, min 0.9903 / 0.9912 (8-bit weights:
-    min 0.9907 / 0.9717). Quantizing the attention projections too costs ~0.001 of min cosine per
-    layer (all six: min 0.986), so they stay fp32.
+    min 0.9907 / 0.9717). Activations are quantized per batch, so a text's agreement depends on
+    its batchmates: in batches of 16 (``embed``'s default) min 0.9916, while batches of 32 cut at
+    other places gave 0.9899. Quantizing the attention projections too costs ~0.001 of min cosine
+    per layer (all six: min 0.986), so they stay fp32.
     """
     from onnx import TensorProto
     from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -291,14 +294,14 @@ class Embedder:
         self.tokenizer = load_tokenizer()
         cache = cache_dir if cache_dir is not None else _default_cache_dir()
         self.model_path = cached_model_path(cache, variant=variant)
+        self.lanes = threads or default_threads()
         opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or default_threads()
+        # One thread per run; parallelism comes from running batches side by side (see embed).
+        opts.intra_op_num_threads = 1
         opts.inter_op_num_threads = 1
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         opts.log_severity_level = 3
-        # No busy-waiting between runs: the embedder shares two cores with crawling and HTTP.
-        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         # InferenceSession.run is thread-safe; the tokenizer is never mutated after load.
         self._session = ort.InferenceSession(
             str(self.model_path), sess_options=opts, providers=["CPUExecutionProvider"]
@@ -308,7 +311,14 @@ class Embedder:
         """Word pieces per text including [CLS]/[SEP], after truncation to 256."""
         return [len(e.ids) for e in self.tokenizer.encode_batch(list(texts))]
 
-    def embed(self, texts: Sequence[str], *, batch_size: int = 32) -> npt.NDArray[np.float32]:
+    def embed(self, texts: Sequence[str], *, batch_size: int = 16) -> npt.NDArray[np.float32]:
+        """Vectors of ``texts``, in order: shape (len(texts), 384).
+
+        Batches run side by side on ``lanes`` threads, each a single-threaded ONNX run, rather
+        than one run at a time spread over the cores: the 384-wide matmuls are too small for
+        threads inside one run to pay their synchronisation (on 2 cores: 30-32 chunks/s vs 26),
+        and a lone query is as fast on one thread as on two.
+        """
         if isinstance(texts, str):
             raise TypeError("embed() takes a sequence of strings; use embed_query() for one")
         n = len(texts)
@@ -316,10 +326,12 @@ class Embedder:
         if n == 0:
             return out
         encodings = self.tokenizer.encode_batch(list(texts))
-        # Batch texts of similar length together so little compute is spent on padding.
-        order = sorted(range(n), key=lambda i: (len(encodings[i].ids), i))
-        for start in range(0, n, max(1, batch_size)):
-            idx = order[start : start + batch_size]
+        # Batch texts of similar length together so little compute is spent on padding; longest
+        # first, so that no lane is left alone with a long batch at the end.
+        order = sorted(range(n), key=lambda i: (-len(encodings[i].ids), i))
+        size = max(1, min(batch_size, -(-n // self.lanes)))  # enough batches for every lane
+
+        def run(idx: list[int]) -> None:
             width = max(len(encodings[i].ids) for i in idx)
             ids = np.zeros((len(idx), width), dtype=np.int64)
             mask = np.zeros((len(idx), width), dtype=np.int64)
@@ -331,11 +343,55 @@ class Embedder:
                 ["last_hidden_state"], {"input_ids": ids, "attention_mask": mask}
             )
             out[idx] = _mean_pool_normalize(hidden, mask)
+
+        run_in_lanes(run, [order[s : s + size] for s in range(0, n, size)], self.lanes)
         return out
 
     def embed_query(self, text: str) -> npt.NDArray[np.float32]:
         """One vector of shape (384,)."""
         return self.embed([text], batch_size=1)[0]
+
+
+def run_in_lanes(fn: Callable[[T], None], items: Sequence[T], lanes: int) -> None:
+    """Call ``fn`` on every item, on up to ``lanes`` threads (the caller's among them), each
+    taking the next item when it is free; the first exception is raised once all have stopped.
+
+    Daemon threads made per call (microseconds next to a batch's second): nothing to shut down,
+    and an embedding under way never holds up the service's exit.
+    """
+    if lanes <= 1 or len(items) <= 1:
+        for item in items:
+            fn(item)
+        return
+    pending = iter(items)
+    lock = threading.Lock()
+    errors: list[BaseException] = []
+
+    def lane() -> None:
+        while not errors:
+            with lock:
+                item = next(pending, _DONE)
+            if item is _DONE:
+                return
+            try:
+                fn(item)  # type: ignore[arg-type]
+            except BaseException as exc:
+                errors.append(exc)
+
+    helpers = [
+        threading.Thread(target=lane, name="webcorpus-embed-lane", daemon=True)
+        for _ in range(min(lanes, len(items)) - 1)
+    ]
+    for t in helpers:
+        t.start()
+    lane()
+    for t in helpers:
+        t.join()
+    if errors:
+        raise errors[0]
+
+
+_DONE = object()
 
 
 def _mean_pool_normalize(
