@@ -9,16 +9,21 @@ Prints wall-clock pages/min (fetched, extracted, faceted, chunked and stored; em
 separate stage and are excluded: see bench/embedding_bench.py), the job's own pages/min figure,
 the mean CPU ms per page of the processing stage (the process pool: extraction, facets,
 chunking) and of the main process (fetching, scheduling, database writes, the API answering the
-progress polls).
+progress polls), the latter also per thread: ``webcorpus-db`` (a job's store writes),
+``webcorpus-worker`` (the event loop: fetching, scheduling), ``webcorpus-processing`` (handing
+pages to the processing processes and reading their results back), the API's threads.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import resource
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -32,6 +37,50 @@ from tests.sites.nginx import start_nginx
 def _self_cpu_s() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
+
+
+class ThreadCpu:
+    """CPU seconds of this process's threads, grouped by thread name (Linux: /proc/self/task).
+
+    Sampled every 0.2 s so that threads ending during the crawl (a job's database thread) still
+    count, less their last 0.2 s at most; whatever no sample saw is reported as ``unattributed``.
+    """
+
+    def __init__(self) -> None:
+        self._tick = os.sysconf("SC_CLK_TCK")
+        self._cpu: dict[int, tuple[str, float]] = {}
+        self._start: dict[int, float] = {}
+        self._stop = threading.Event()
+        self._sample()
+        self._start = {tid: cpu for tid, (_name, cpu) in self._cpu.items()}
+        self._thread = threading.Thread(target=self._run, name="bench-sampler", daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        names = {t.native_id: t.name for t in threading.enumerate()}
+        for task in Path("/proc/self/task").iterdir():
+            try:
+                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:  # the thread ended meanwhile
+                continue
+            tid = int(task.name)
+            name = names.get(tid) or self._cpu.get(tid, ("other", 0.0))[0]
+            self._cpu[tid] = (name, (int(fields[11]) + int(fields[12])) / self._tick)
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.2):
+            self._sample()
+
+    def stop(self) -> dict[str, float]:
+        """CPU seconds since start per thread kind (names without their numbers)."""
+        self._stop.set()
+        self._thread.join()
+        self._sample()
+        out: dict[str, float] = {}
+        for tid, (name, cpu) in self._cpu.items():
+            kind = re.sub(r"[-_ ]?\d+$", "", re.sub(r" \(.*\)$", "", name))
+            out[kind] = out.get(kind, 0.0) + cpu - self._start.get(tid, 0.0)
+        return out
 
 
 def main() -> None:
@@ -66,10 +115,12 @@ def main() -> None:
                 srv.wait(srv.crawl(other, budget=5), timeout=600)
             start = time.perf_counter()
             cpu_start = _self_cpu_s()
+            threads = ThreadCpu()
             job = srv.crawl(args.host, budget=args.budget)
             view = srv.wait(job, timeout=3600)
             wall = time.perf_counter() - start
             main_cpu = _self_cpu_s() - cpu_start
+            per_thread = threads.stop()
         job_info = srv.store.get_job(job)
     finally:
         nginx.stop()
@@ -91,6 +142,16 @@ def main() -> None:
                     "cpu_ms_per_page"
                 ),
                 "cpu_ms_per_page_main_process": round(main_cpu / max(1, fetched) * 1000, 1),
+                "main_process_cpu_ms_per_page_by_thread": {
+                    **{
+                        kind: round(cpu / max(1, fetched) * 1000, 1)
+                        for kind, cpu in sorted(per_thread.items(), key=lambda kv: -kv[1])
+                        if cpu > 0.005
+                    },
+                    "unattributed": round(
+                        (main_cpu - sum(per_thread.values())) / max(1, fetched) * 1000, 1
+                    ),
+                },
             },
             indent=2,
         )

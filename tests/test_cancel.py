@@ -35,3 +35,28 @@ def test_cancel_running_job(nginx_server: RunningServer, tmp_path: Path) -> None
     assert buckets["stoppedEarly"]["count"] > 0
     assert buckets["stoppedEarly"]["reasons"][0]["reason"] == "the job was cancelled"
     assert buckets["indexed"]["count"] < 100
+
+
+def test_cancel_while_the_job_waits_for_its_embeddings(
+    nginx_server: RunningServer, tmp_path: Path
+) -> None:
+    """Every page fetched, chunks still waiting for vectors: a cancel now ends the job at once
+    (it used to be accepted, then ignored until the backlog was empty)."""
+    settings = make_settings(
+        tmp_path, connect_to=nginx_server.connect_to(refuse_https=True), embeddings=True
+    )
+    with run_server(settings) as srv:
+        job = srv.crawl("docs.python.org", budget=40)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            view = srv.client.get(f"/api/jobs/{job}").json()
+            if view["progress"]["pending"] == 0 and view["progress"]["indexed"] >= 30:
+                break
+            time.sleep(0.1)
+        assert view["state"] == "running" and view["progress"]["embedding_backlog"] > 200
+        r = srv.client.post(f"/api/jobs/{job}/cancel", headers=srv.auth)
+        assert r.status_code == 202
+        view = srv.wait(job, timeout=20)
+    assert view["state"] == "cancelled"
+    assert view["progress"]["embedding_backlog"] > 0  # it did not wait for the vectors
+    assert_buckets_invariant(view)

@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 
 from tests.sites.nginx import RunningServer
+from webcorpus.config import Settings
+from webcorpus.services import crawls
+from webcorpus.store import open_store
 
 CLI = [sys.executable, "-m", "webcorpus.cli"]
 
@@ -56,8 +59,17 @@ def test_crawl_from_the_shell(nginx_server: RunningServer, tmp_path: Path) -> No
         "WEBCORPUS_CRAWL_DELAY_S": "0",
         "WEBCORPUS_EMBEDDINGS": "false",
     }
+    # A job queued earlier (e.g. by a running service) is not the shell crawl's to run.
+    settings = Settings(data_dir=tmp_path)
+    store = open_store(settings)
+    other = crawls.start_crawl(
+        store, crawls.parse_crawl_body({"domain": "python.org"}, settings), None
+    )
     done = run(["crawl", "www.postgresql.org", "--budget", "8"], env)
     assert done.returncode == 0, done.stderr[-2000:]
+    untouched = store.get_job(other.id)
+    assert untouched is not None and untouched.state == "queued" and untouched.started_at is None
+    store.close()
     result = json.loads(done.stdout)
     assert result["state"] == "partial"
     assert result["progress"]["indexed"] == 8

@@ -3,15 +3,19 @@ twice."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 from typing import Any
 
+import sqlean
+
 from tests.server import FINAL, Running, assert_buckets_invariant, make_settings, run_server
 from tests.sites.nginx import RunningServer
+from webcorpus.crawl.worker import Worker
 from webcorpus.services.clock import now_iso
 from webcorpus.services.crawls import parse_crawl_body, start_crawl
-from webcorpus.store import open_store
+from webcorpus.store import SQLiteStore, open_store
 
 
 def _slow_settings(nginx: RunningServer, tmp_path: Path, **overrides: Any) -> Any:
@@ -91,3 +95,49 @@ def test_a_worker_never_leases_a_job_it_runs_already(tmp_path: Path) -> None:
     assert store.lease_job("host:1:aa", 60, now_iso(), exclude=[job.id]) is None
     again = store.lease_job("host:1:aa", 60, now_iso())
     assert again is not None and again.id == job.id and again.resumes == 1
+
+
+class _LockedOnceStore(SQLiteStore):
+    """The real store, whose first lease attempt meets a database locked past its busy timeout
+    (a long write from another process, a VACUUM)."""
+
+    locked = 1
+
+    def lease_job(self, *args: Any, **kwargs: Any) -> Any:
+        if self.locked:
+            self.locked -= 1
+            raise sqlean.OperationalError("database is locked")
+        return super().lease_job(*args, **kwargs)
+
+
+def test_a_database_error_does_not_stop_the_worker(
+    nginx_server: RunningServer, tmp_path: Path
+) -> None:
+    """The worker used to end on the first exception of its loop, leaving every later crawl
+    queued for ever while the API went on accepting them."""
+    settings = make_settings(tmp_path, connect_to=nginx_server.connect_to(refuse_https=True))
+    store = _LockedOnceStore(settings.sqlite_path)
+    job = start_crawl(
+        store, parse_crawl_body({"domain": "postgresql.org", "budget": 20}, settings), None
+    )
+
+    async def scenario() -> str:
+        worker = Worker(settings, store, processes=1)
+        task = asyncio.create_task(worker.run())
+        deadline = time.monotonic() + 120
+        try:
+            while time.monotonic() < deadline:
+                record = store.get_job(job.id)
+                assert record is not None
+                if record.state in FINAL:
+                    return record.state
+                assert not task.done(), "the worker loop ended"
+                await asyncio.sleep(0.2)
+            raise AssertionError("the job did not end")
+        finally:
+            worker.stop()
+            await task
+
+    assert asyncio.run(scenario()) == "partial"
+    assert store.locked == 0  # the fault happened
+    store.close()

@@ -15,7 +15,12 @@ from tests.server import assert_buckets_invariant, make_settings, run_server
 from tests.sites.docsites import DocSites
 from tests.sites.nginx import RunningServer
 from tests.test_crawl_docs import bucket_urls
-from webcorpus.crawl.processing import PageCrashedProcessing, ProcessingPool, ProcessingTimeout
+from webcorpus.crawl.processing import (
+    PageCrashedProcessing,
+    ProcessingPool,
+    ProcessingTimeout,
+    ProcessingUnavailable,
+)
 from webcorpus.crawl.worker import default_processes
 
 
@@ -58,6 +63,43 @@ def _nothing() -> None:
 
 def _square(x: int) -> int:
     return x * x
+
+
+def _broken_setup() -> None:
+    raise ImportError("no module named 'a_missing_dependency'")
+
+
+def test_a_process_that_cannot_set_up_blames_no_page() -> None:
+    async def scenario() -> None:
+        pool = ProcessingPool(1, initializer=_broken_setup)
+        try:
+            with pytest.raises(ProcessingUnavailable, match="a_missing_dependency"):
+                await pool.run(_square, 3)
+            start = time.monotonic()
+            with pytest.raises(ProcessingUnavailable, match="a_missing_dependency"):
+                await pool.run(_square, 4)  # at once: no second start-up per waiting page
+            assert time.monotonic() - start < 0.5
+        finally:
+            pool.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_a_crawl_whose_processing_cannot_start_fails_with_the_cause(
+    nginx_server: RunningServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not `completed` with every page a fetchError "killed its process twice": the job fails,
+    says why, and its URLs wait in stoppedEarly."""
+    monkeypatch.setattr("webcorpus.crawl.worker.warm", _broken_setup)
+    settings = make_settings(tmp_path, connect_to=nginx_server.connect_to(refuse_https=True))
+    with run_server(settings) as srv:
+        view = srv.wait(srv.crawl("www.postgresql.org", budget=20), timeout=120)
+    assert view["state"] == "failed"
+    assert "a_missing_dependency" in view["error"]
+    buckets = view["coverage"]["buckets"]
+    assert buckets["fetchError"]["count"] == 0 and buckets["indexed"]["count"] == 0
+    assert buckets["stoppedEarly"]["count"] > 0
+    assert_buckets_invariant(view)
 
 
 def test_a_task_that_kills_its_process_is_blamed_and_the_pool_recovers() -> None:

@@ -106,7 +106,7 @@ def cmd_crawl(args: argparse.Namespace) -> int:
     print(f"{job.id} {job.domain}", file=sys.stderr)
 
     async def main() -> None:
-        worker = Worker(settings, store)
+        worker = Worker(settings, store, only_job=job.id)
         task = asyncio.create_task(worker.run())
         try:
             while True:

@@ -20,6 +20,7 @@ import logging
 import multiprocessing
 import queue
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from multiprocessing.connection import Connection, wait
@@ -28,6 +29,7 @@ from typing import Any, TypeVar
 log = logging.getLogger("webcorpus.processing")
 T = TypeVar("T")
 _START_TIMEOUT_S = 300.0  # imports and models; generous for a loaded small machine
+_SETUP_RETRY_S = 30.0  # after a failed start-up, tasks fail at once for this long
 
 
 class ProcessDied(Exception):
@@ -42,10 +44,19 @@ class ProcessingTimeout(Exception):
     """A page's processing ran past the time limit; its process was replaced."""
 
 
+class ProcessingUnavailable(Exception):
+    """A processing process could not set itself up (its initializer raised): no page is to
+    blame, and none can be processed until that is fixed."""
+
+
 def _serve(conn: Connection, initializer: Callable[[], None] | None) -> None:
     """A processing process: run each task received, send back (ok, value), until told to stop."""
     if initializer is not None:
-        initializer()
+        try:
+            initializer()
+        except BaseException as exc:
+            conn.send(("setup failed", f"{type(exc).__name__}: {exc}"))
+            return
     conn.send("ready")  # the time limit of the first task starts after the start-up
     while True:
         try:
@@ -79,8 +90,9 @@ class _Process:
         if not wait([self.conn, self.process.sentinel], _START_TIMEOUT_S):
             self.kill()
             raise ProcessDied(f"a processing process did not start in {_START_TIMEOUT_S:g} s")
-        if self.conn.recv() != "ready":
-            raise EOFError
+        message = self.conn.recv()
+        if message != "ready":
+            raise ProcessingUnavailable(f"a processing process could not start: {message[1]}")
         self.ready = True
 
     def call(self, fn: Callable[..., Any], args: tuple[Any, ...], timeout_s: float) -> Any:
@@ -96,8 +108,12 @@ class _Process:
                 raise EOFError
             ok, value = self.conn.recv()  # a message cut short by a death raises here
         except (EOFError, OSError) as exc:
+            code = self.exitcode()  # before kill(), which would make it -9
             self.kill()
-            raise ProcessDied(f"the processing process died (exit code {self.exitcode()})") from exc
+            raise ProcessDied(f"the processing process died (exit code {code})") from exc
+        except ProcessingUnavailable:
+            self.kill()
+            raise
         if not ok:
             raise value
         return value
@@ -149,6 +165,7 @@ class ProcessingPool:
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
         self._closed = False
+        self._setup_failure: tuple[float, ProcessingUnavailable] | None = None
 
     def prestart(self) -> None:
         """Start every process now (imports and models: ~1.3 s of CPU each), not on the first
@@ -180,21 +197,32 @@ class ProcessingPool:
             fn, args, future = item
             if not future.set_running_or_notify_cancel():
                 continue
+            failed = self._setup_failure
+            if failed is not None and time.monotonic() - failed[0] < _SETUP_RETRY_S:
+                future.set_exception(failed[1])  # fail fast: no start-up per waiting page
+                continue
             if proc is None or not proc.alive():  # killed while idle, or never started
                 if proc is not None:
                     proc.kill()
                     self.restarts += 1
                 proc = self._spawn()
                 if proc is None:
-                    future.set_exception(ProcessDied("no processing process could be started"))
+                    future.set_exception(
+                        ProcessingUnavailable("no processing process could be started")
+                    )
                     continue
             try:
                 future.set_result(proc.call(fn, args, self.timeout_s))
+            except ProcessingUnavailable as exc:
+                log.error("%s", exc)
+                self._setup_failure = (time.monotonic(), exc)
+                future.set_exception(exc)
+                proc = None
             except (ProcessDied, ProcessingTimeout) as exc:
                 log.warning("%s; starting a fresh one", exc)
                 self.restarts += 1
                 future.set_exception(exc)
-                proc = self._spawn()
+                proc = None if self._closed else self._spawn()
             except BaseException as exc:
                 future.set_exception(exc)
         if proc is not None:

@@ -9,6 +9,7 @@ moves from ``pending`` to exactly one final bucket in the same transaction that 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import time
@@ -24,7 +25,12 @@ from webcorpus.crawl.fetcher import Fetcher
 from webcorpus.crawl.frontier import Frontier, priority_for
 from webcorpus.crawl.pipeline import ProcessedPage, process_page
 from webcorpus.crawl.politeness import HostThrottle
-from webcorpus.crawl.processing import PageCrashedProcessing, ProcessingPool, ProcessingTimeout
+from webcorpus.crawl.processing import (
+    PageCrashedProcessing,
+    ProcessingPool,
+    ProcessingTimeout,
+    ProcessingUnavailable,
+)
 from webcorpus.crawl.ssrf import parse_connect_to
 from webcorpus.crawl.types import FetchResult
 from webcorpus.crawl.urls import TrapGuard, in_scope, normalize_url, page_id, url_host
@@ -85,6 +91,7 @@ class JobRunner:
         self.budget_spent = False
         self.cancelled = False
         self.lost = False
+        self.failure: Exception | None = None
         self.in_flight = 0
         self.wakeup = asyncio.Event()
         self.cpu_ms = 0.0
@@ -110,6 +117,8 @@ class JobRunner:
         try:
             await self._guarded_run()
         finally:
+            with contextlib.suppress(Exception):
+                await self._db(self.store.release_connection)
             self.db_thread.shutdown(wait=True)
 
     async def _guarded_run(self) -> None:
@@ -156,6 +165,8 @@ class JobRunner:
                 await self.writes.drain()
         if self.lost:
             raise LeaseLost
+        if self.failure:
+            raise self.failure
         await self._finish()
 
     async def _heartbeat(self) -> None:
@@ -164,23 +175,28 @@ class JobRunner:
         last_renew = time.monotonic()
         while True:
             await asyncio.sleep(1.0)
-            if await self._db(self.store.is_cancel_requested, self.job.id):
-                self.cancelled = True
-                self.wakeup.set()
-            if time.monotonic() - last_renew < renew_every:
-                continue
-            last_renew = time.monotonic()
-            renewed = await self._db(
-                self.store.renew_lease, self.job.id, self.owner, self.settings.job_lease_s
-            )
-            if not renewed:
-                self.lost = True
-                self.wakeup.set()
-                return
-            await self._db(self.store.update_job, self.job.id, fetched=self.fetched)
+            try:
+                if await self._db(self.store.is_cancel_requested, self.job.id):
+                    self.cancelled = True
+                    self.wakeup.set()
+                if time.monotonic() - last_renew < renew_every:
+                    continue
+                renewed = await self._db(
+                    self.store.renew_lease, self.job.id, self.owner, self.settings.job_lease_s
+                )
+                last_renew = time.monotonic()
+                if not renewed:
+                    self.lost = True
+                    self.wakeup.set()
+                    return
+                await self._db(self.store.update_job, self.job.id, fetched=self.fetched)
+            except Exception:  # e.g. the database locked past its busy timeout: try again
+                log.warning("job %s: heartbeat failed; retrying", self.job.id, exc_info=True)
 
     async def _finish(self) -> None:
         job_id = self.job.id
+        if not self.cancelled:  # a cancel since the heartbeat's last look
+            self.cancelled = await self._db(self.store.is_cancel_requested, job_id)
         if self.cancelled:
             await self._db(
                 self.store.move_bucket, job_id, "pending", "stoppedEarly", "the job was cancelled"
@@ -204,7 +220,8 @@ class JobRunner:
         await asyncio.get_running_loop().run_in_executor(
             None, citations.recompute, self.store, self.domain
         )
-        await self._wait_embeddings()
+        if not self.cancelled and not await self._wait_embeddings():
+            state = "cancelled"  # while its chunks were waiting for vectors
         self.info["cpu_ms_per_page"] = round(self.cpu_ms / max(1, self.fetched), 2)
         await self._db(
             self.store.update_job,
@@ -217,19 +234,23 @@ class JobRunner:
         )
         log.info("job %s ended %s after %d fetches", job_id, state, self.fetched)
 
-    async def _wait_embeddings(self) -> None:
-        """A job reaches its final state only once its chunks have vectors."""
+    async def _wait_embeddings(self) -> bool:
+        """A job reaches its final state only once its chunks have vectors. False: the job was
+        cancelled meanwhile (its chunks still get vectors; the job does not wait for them)."""
         if self.embeddings_active is None or not self.embeddings_active():
-            return
+            return True
         while (
             await self._db(self.store.embedding_backlog, self.job.id) > 0
             and self.embeddings_active()
         ):
+            if await self._db(self.store.is_cancel_requested, self.job.id):
+                return False
             if not await self._db(
                 self.store.renew_lease, self.job.id, self.owner, self.settings.job_lease_s
             ):
                 raise LeaseLost
             await asyncio.sleep(0.5)
+        return True
 
     # ------------------------------------------------------------------ discovery
     def _entry_candidates(self) -> list[str]:
@@ -395,7 +416,7 @@ class JobRunner:
         self.wakeup.set()
 
     async def _work(self) -> None:
-        while not (self.cancelled or self.lost):
+        while not (self.cancelled or self.lost or self.failure):
             entry = self.frontier.pop()
             if entry is not None and entry.url in self.started:
                 continue
@@ -411,6 +432,9 @@ class JobRunner:
             self.in_flight += 1
             try:
                 await self._visit(entry)
+            except ProcessingUnavailable as exc:
+                # Not this page's fault: it stays pending, and the job ends failed with the cause.
+                self.failure = exc
             except Exception as exc:
                 log.exception("job %s: %s failed", self.job.id, entry.url)
                 await self._write(

@@ -60,12 +60,23 @@ def default_processes() -> int:
 
 
 class Worker:
-    def __init__(self, settings: Settings, store: Store, *, processes: int | None = None) -> None:
+    """``only_job``: run that one job and no other (``webcorpus crawl``: a foreground crawl must
+    not take other queued jobs and abandon them half done when it exits)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        *,
+        processes: int | None = None,
+        only_job: str | None = None,
+    ) -> None:
         self.settings = settings
         self.store = store
         self.owner = owner_id()
         self.processes = processes or settings.worker_processes or default_processes()
-        self.slots = settings.worker_jobs
+        self.only_job = only_job
+        self.slots = 1 if only_job else settings.worker_jobs
         self.pool = ProcessingPool(
             self.processes, initializer=warm, timeout_s=settings.processing_timeout_s
         )
@@ -76,7 +87,7 @@ class Worker:
 
     async def run(self) -> None:
         self.loop = asyncio.get_running_loop()
-        release_dead_local_leases(self.store)
+        await self._release_dead_leases()
         self.pool.prestart()  # the first crawl then runs at full speed from its first page
         if self.settings.embeddings and self.embedder is None:
             self.embedder = EmbeddingWorker(self.settings, self.store)
@@ -86,7 +97,11 @@ class Worker:
         try:
             while not self._stop.is_set():
                 self._wake.clear()
-                while len(running) < self.slots and await self._start_next(running):
+                while (
+                    len(running) < self.slots
+                    and not self._stop.is_set()
+                    and await self._start_next(running)
+                ):
                     pass
                 wake = asyncio.create_task(self._wake.wait())
                 done, _ = await asyncio.wait(
@@ -99,8 +114,7 @@ class Worker:
                     if error is not None:
                         log.error("job %s: runner crashed", runner.job.id, exc_info=error)
                 if not done:
-                    # Off the loop: the jobs' fetchers share it, and a write may wait for a lock.
-                    await asyncio.to_thread(release_dead_local_leases, self.store)
+                    await self._release_dead_leases()
         finally:
             stop.cancel()
             await self._hand_back(running)
@@ -108,23 +122,40 @@ class Worker:
             if self.embedder is not None:
                 self.embedder.stop()
 
+    async def _release_dead_leases(self) -> None:
+        # Off the loop: the jobs' fetchers share it, and a write may wait for a lock.
+        try:
+            await asyncio.to_thread(release_dead_local_leases, self.store)
+        except Exception:  # e.g. the database locked past its busy timeout: next round
+            log.warning("could not release dead workers' leases; retrying", exc_info=True)
+
     async def _start_next(self, running: dict[asyncio.Task[None], JobRunner]) -> bool:
-        """Lease one more job and start it; False when there is none to take."""
+        """Lease one more job and start it; False when there is none to take (or the database
+        could not be asked: the worker asks again on its next round, in 2 s at most)."""
         mine = [runner.job.id for runner in running.values()]
-        job = await asyncio.to_thread(
-            self.store.lease_job, self.owner, self.settings.job_lease_s, now_iso(), exclude=mine
-        )
-        if job is None:
+        try:
+            job = await asyncio.to_thread(
+                self.store.lease_job,
+                self.owner,
+                self.settings.job_lease_s,
+                now_iso(),
+                exclude=mine,
+                only=self.only_job,
+            )
+            if job is None:
+                return False
+            runner = JobRunner(
+                self.settings,
+                self.store,
+                job,
+                self.pool,
+                self.owner,
+                embeddings_active=self._embeddings_active,
+            )
+        except Exception:
+            log.warning("could not lease or start a job; retrying", exc_info=True)
             return False
         log.info("job %s (%s) leased by %s", job.id, job.domain, self.owner)
-        runner = JobRunner(
-            self.settings,
-            self.store,
-            job,
-            self.pool,
-            self.owner,
-            embeddings_active=self._embeddings_active,
-        )
         running[asyncio.create_task(runner.run(), name=f"job {job.id}")] = runner
         return True
 

@@ -65,12 +65,17 @@ def _split(sql: str) -> list[str]:
 
 
 class ConnectionPool:
-    """One connection per thread; SQLite serializes writers, WAL lets readers run alongside."""
+    """One connection per thread; SQLite serializes writers, WAL lets readers run alongside.
+
+    Threads come and go (a crawl job's database thread, the API's worker threads), and each
+    connection holds an open file and up to 64 MiB of page cache: a connection is closed when its
+    thread calls :meth:`release`, or else once its thread has ended, when the next one opens.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._local = threading.local()
-        self._all: list[Connection] = []
+        self._all: dict[threading.Thread, Connection] = {}
         self._lock = threading.Lock()
 
     def get(self) -> Connection:
@@ -79,12 +84,29 @@ class ConnectionPool:
             conn = connect(self.path)
             self._local.conn = conn
             with self._lock:
-                self._all.append(conn)
+                self._close_orphans()
+                self._all[threading.current_thread()] = conn
         return conn
+
+    def release(self) -> None:
+        """Close the calling thread's connection (it gets a new one if it asks again)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            return
+        self._local.conn = None
+        with self._lock:
+            self._all.pop(threading.current_thread(), None)
+        with contextlib.suppress(Exception):
+            conn.close()
+
+    def _close_orphans(self) -> None:
+        for thread in [t for t in self._all if not t.is_alive()]:
+            with contextlib.suppress(Exception):
+                self._all.pop(thread).close()
 
     def close(self) -> None:
         with self._lock:
-            for conn in self._all:
+            for conn in self._all.values():
                 with contextlib.suppress(Exception):
                     conn.close()
             self._all.clear()

@@ -75,6 +75,11 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
     def close(self) -> None:
         self._pool.close()
 
+    def release_connection(self) -> None:
+        """Close the calling thread's connection now: a thread about to end (a job's database
+        thread) gives back its file and page cache at once."""
+        self._pool.release()
+
     @property
     def conn(self) -> Connection:
         return self._pool.get()
@@ -216,20 +221,29 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
         return _job_from_row(row) if row else None
 
     def lease_job(
-        self, owner: str, lease_s: float, now: str, *, exclude: Collection[str] = ()
+        self,
+        owner: str,
+        lease_s: float,
+        now: str,
+        *,
+        exclude: Collection[str] = (),
+        only: str | None = None,
     ) -> JobRecord | None:
         """Claim the oldest queued job, or a running job whose worker stopped renewing its lease.
 
         ``exclude``: ids of jobs the caller runs already (a late renewal must not make a worker
-        lease its own job a second time)."""
+        lease its own job a second time). ``only``: claim that job or none."""
         t = time.time()
         skip = list(exclude)
-        not_in = f" AND id NOT IN ({','.join('?' * len(skip))})" if skip else ""
+        where = f" AND id NOT IN ({','.join('?' * len(skip))})" if skip else ""
+        if only is not None:
+            where += " AND id = ?"
+            skip.append(only)
         with self.tx() as conn:
             row = conn.execute(
                 "SELECT * FROM jobs WHERE (state = 'queued' "
                 "OR (state = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < ?)))"
-                f"{not_in} ORDER BY created_at LIMIT 1",
+                f"{where} ORDER BY created_at LIMIT 1",
                 (t, *skip),
             ).fetchone()
             if row is None:
