@@ -223,6 +223,12 @@ class JobRunner:
         if not self.cancelled and not await self._wait_embeddings():
             state = "cancelled"  # while its chunks were waiting for vectors
         self.info["cpu_ms_per_page"] = round(self.cpu_ms / max(1, self.fetched), 2)
+        # Still ours? A lease that expired (renewals failing) may have gone to another worker,
+        # whose run this final state must not overwrite.
+        if not await self._db(
+            self.store.renew_lease, job_id, self.owner, self.settings.job_lease_s
+        ):
+            raise LeaseLost
         await self._db(
             self.store.update_job,
             job_id,
