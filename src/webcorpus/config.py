@@ -89,6 +89,18 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, value: str | None) -> str | None:
+        if value is None or value.startswith("sqlite:///"):
+            return value
+        if value.startswith(("postgresql://", "postgres://")):
+            raise ValueError(
+                "the PostgreSQL backend is not built yet; leave it unset for the embedded SQLite "
+                "database in WEBCORPUS_DATA_DIR"
+            )
+        raise ValueError("must be sqlite:///PATH (or unset: the SQLite file in the data dir)")
+
     @property
     def sqlite_path(self) -> Path:
         return self.data_dir / "webcorpus.db"

@@ -11,9 +11,7 @@ __all__ = ["ConflictError", "SQLiteStore", "Store", "open_store"]
 
 
 def open_store(settings: Settings) -> SQLiteStore:
-    url = settings.effective_database_url
-    if url.startswith("postgresql://") or url.startswith("postgres://"):
-        raise NotImplementedError("the PostgreSQL backend is not built yet; use SQLite")
+    url = settings.effective_database_url  # Settings accepts only SQLite URLs for now
     return SQLiteStore(settings.sqlite_path if not settings.database_url else _sqlite_path(url))
 
 
