@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from tests.sites.nginx import RunningServer
@@ -83,3 +85,50 @@ def test_crawl_from_the_shell(nginx_server: RunningServer, tmp_path: Path) -> No
     assert "pages/min" in done.stderr
     bad = run(["crawl", "localhost"], env)
     assert bad.returncode == 2 and "error:" in bad.stderr
+
+
+def test_ctrl_c_cancels_the_shell_crawl_and_waits_for_it(
+    nginx_server: RunningServer, tmp_path: Path
+) -> None:
+    """The job ends `cancelled` with its unfetched URLs in stoppedEarly, instead of being left
+    `running` for a later service to find."""
+    env = {
+        **os.environ,
+        "WEBCORPUS_DATA_DIR": str(tmp_path),
+        "WEBCORPUS_CONNECT_TO": ",".join(nginx_server.connect_to(refuse_https=True)),
+        "WEBCORPUS_CONNECT_TO_ONLY": "true",
+        "WEBCORPUS_CRAWL_DELAY_S": "0.2",
+        "WEBCORPUS_HOST_CONCURRENCY": "1",
+        "WEBCORPUS_ADAPTIVE_DELAY": "false",
+        "WEBCORPUS_EMBEDDINGS": "false",
+    }
+    proc = subprocess.Popen(
+        [*CLI, "crawl", "www.postgresql.org", "--budget", "500"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    settings = Settings(data_dir=tmp_path)
+    store = open_store(settings)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            jobs, _total = store.list_jobs(domain=None, state=None, limit=1, offset=0)
+            if jobs and store.bucket_counts(jobs[0].id).get("indexed", 0) >= 3:
+                break
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err[-2000:]
+    assert "cancelling" in err and "Traceback" not in err
+    result = json.loads(out)
+    assert result["state"] == "cancelled"
+    assert result["coverage"]["stoppedEarly"] > 0 and result["coverage"]["pending"] == 0
+    record = store.get_job(result["id"])
+    assert record is not None and record.state == "cancelled" and record.finished_at
+    store.close()

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import signal
 import sys
 from typing import Any
 
@@ -104,10 +105,23 @@ def cmd_crawl(args: argparse.Namespace) -> int:
         print(f"error: {exc.detail}", file=sys.stderr)
         return 2
     print(f"{job.id} {job.domain}", file=sys.stderr)
+    interrupted: list[bool] = []
 
     async def main() -> None:
         worker = Worker(settings, store, only_job=job.id)
         task = asyncio.create_task(worker.run())
+        loop = asyncio.get_running_loop()
+
+        def cancel_on_interrupt() -> None:
+            """First Ctrl-C: cancel the job and wait until it has ended (a second Ctrl-C leaves
+            it unfinished, for `webcorpus serve` to resume and end)."""
+            loop.remove_signal_handler(signal.SIGINT)
+            interrupted.append(True)
+            store.request_cancel(job.id)
+            sys.stderr.write("\ncancelling (Ctrl-C again to stop at once)\n")
+
+        with contextlib.suppress(NotImplementedError):  # no signal handlers on this platform
+            loop.add_signal_handler(signal.SIGINT, cancel_on_interrupt)
         try:
             while True:
                 await asyncio.sleep(1.0)
@@ -141,6 +155,8 @@ def cmd_crawl(args: argparse.Namespace) -> int:
             indent=2,
         )
     )
+    if interrupted:
+        return 130  # as a shell reports a command ended by Ctrl-C
     return 0 if view["state"] in ("completed", "partial") else 1
 
 
