@@ -58,15 +58,20 @@ def test_a_bad_setting_is_named_not_a_traceback(tmp_path: Path) -> None:
     assert "WEBCORPUS_DATABASE_URL" in out.stderr and "PostgreSQL backend" in out.stderr
 
 
-def test_crawl_from_the_shell(nginx_server: RunningServer, tmp_path: Path) -> None:
+def _crawl_env(nginx: RunningServer, data_dir: Path, **settings: str) -> dict[str, str]:
+    """The environment of a shell crawl of the loopback doc sites, embeddings off."""
     env = {
         **os.environ,
-        "WEBCORPUS_DATA_DIR": str(tmp_path),
-        "WEBCORPUS_CONNECT_TO": ",".join(nginx_server.connect_to(refuse_https=True)),
+        "WEBCORPUS_DATA_DIR": str(data_dir),
+        "WEBCORPUS_CONNECT_TO": ",".join(nginx.connect_to(refuse_https=True)),
         "WEBCORPUS_CONNECT_TO_ONLY": "true",
-        "WEBCORPUS_CRAWL_DELAY_S": "0",
         "WEBCORPUS_EMBEDDINGS": "false",
     }
+    return env | {f"WEBCORPUS_{name.upper()}": value for name, value in settings.items()}
+
+
+def test_crawl_from_the_shell(nginx_server: RunningServer, tmp_path: Path) -> None:
+    env = _crawl_env(nginx_server, tmp_path, crawl_delay_s="0")
     # A job queued earlier (e.g. by a running service) is not the shell crawl's to run.
     settings = Settings(data_dir=tmp_path)
     store = open_store(settings)
@@ -92,16 +97,13 @@ def test_ctrl_c_cancels_the_shell_crawl_and_waits_for_it(
 ) -> None:
     """The job ends `cancelled` with its unfetched URLs in stoppedEarly, instead of being left
     `running` for a later service to find."""
-    env = {
-        **os.environ,
-        "WEBCORPUS_DATA_DIR": str(tmp_path),
-        "WEBCORPUS_CONNECT_TO": ",".join(nginx_server.connect_to(refuse_https=True)),
-        "WEBCORPUS_CONNECT_TO_ONLY": "true",
-        "WEBCORPUS_CRAWL_DELAY_S": "0.2",
-        "WEBCORPUS_HOST_CONCURRENCY": "1",
-        "WEBCORPUS_ADAPTIVE_DELAY": "false",
-        "WEBCORPUS_EMBEDDINGS": "false",
-    }
+    env = _crawl_env(
+        nginx_server,
+        tmp_path,
+        crawl_delay_s="0.2",
+        host_concurrency="1",
+        adaptive_delay="false",
+    )
     proc = subprocess.Popen(
         [*CLI, "crawl", "www.postgresql.org", "--budget", "500"],
         env=env,
