@@ -234,17 +234,17 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
         ``exclude``: ids of jobs the caller runs already (a late renewal must not make a worker
         lease its own job a second time). ``only``: claim that job or none."""
         t = time.time()
-        skip = list(exclude)
-        where = f" AND id NOT IN ({','.join('?' * len(skip))})" if skip else ""
+        params: list[Any] = [t, *exclude]
+        where = f" AND id NOT IN ({','.join('?' * len(exclude))})" if exclude else ""
         if only is not None:
             where += " AND id = ?"
-            skip.append(only)
+            params.append(only)
         with self.tx() as conn:
             row = conn.execute(
                 "SELECT * FROM jobs WHERE (state = 'queued' "
                 "OR (state = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < ?)))"
                 f"{where} ORDER BY created_at LIMIT 1",
-                (t, *skip),
+                params,
             ).fetchone()
             if row is None:
                 return None
