@@ -2,6 +2,7 @@
 
     python bench/api_load.py [--concurrency 8] [--requests 400] [--seconds 20]
                              [--data-dir ~/.cache/webcorpus-test/load-corpus] [--embeddings]
+                             [--server-process]
 
 Prepares (once) a corpus of the full local www.postgresql.org docs (~1170 pages, crawled through
 the nginx test fixture) in ``--data-dir`` and reuses it on later runs. Then it starts its own
@@ -9,6 +10,10 @@ server (uvicorn in a thread, worker off) on that data dir and, for each kind of 
 ``--concurrency`` httpx.AsyncClient workers over real HTTP until ``--requests`` requests are done
 or ``--seconds`` have passed, whichever comes first. It prints requests/s, p50/p95/max latency
 and the error count per kind, and exits non-zero if any request failed.
+
+``--server-process`` runs the server as its own ``webcorpus serve`` process instead, so that the
+load client does not share its interpreter (and its GIL) with the server, and also prints the
+server's CPU ms per request of each kind.
 
 Kinds: ``page`` (GET /api/content/<id>), ``list`` (GET /api/content with filters and sorts),
 ``bundle`` (GET /api/domains/postgresql.org/content.md?limit=50) and ``search`` (GET /api/search;
@@ -21,11 +26,13 @@ import argparse
 import asyncio
 import itertools
 import json
+import os
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +40,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.server import make_settings, run_server
+from tests.server import free_port, make_settings, run_server, spawn_serve
 from tests.sites.docsites import ensure_doc_sites
 from tests.sites.nginx import start_nginx
 
@@ -153,7 +160,15 @@ async def run_kind(
     }
 
 
-async def load(base_url: str, args: argparse.Namespace, mode: str) -> dict[str, dict[str, Any]]:
+def process_cpu_s(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def load(
+    base_url: str, args: argparse.Namespace, mode: str, server_cpu: Callable[[], float] | None
+) -> dict[str, dict[str, Any]]:
     limits = httpx.Limits(max_connections=args.concurrency * 2)
     async with httpx.AsyncClient(base_url=base_url, timeout=60, limits=limits) as client:
         ids: list[str] = []
@@ -175,6 +190,7 @@ async def load(base_url: str, args: argparse.Namespace, mode: str) -> dict[str, 
         results = {}
         for name in args.kinds.split(","):
             await run_kind(client, kinds[name], concurrency=2, requests=4, seconds=10)  # warm up
+            cpu_before = server_cpu() if server_cpu else 0.0
             results[name] = await run_kind(
                 client,
                 kinds[name],
@@ -183,12 +199,59 @@ async def load(base_url: str, args: argparse.Namespace, mode: str) -> dict[str, 
                 seconds=args.seconds,
             )
             res = results[name]
+            if server_cpu:
+                res["server_cpu_ms"] = (server_cpu() - cpu_before) * 1000 / max(1, res["n"])
             print(
                 f"  {name:<7} {res['n']:>5} req in {res['wall_s']:5.1f}s",
                 file=sys.stderr,
                 flush=True,
             )
         return results
+
+
+@contextmanager
+def serve_process(data_dir: Path, embeddings: bool) -> Iterator[tuple[str, int]]:
+    """``webcorpus serve`` on ``data_dir`` (worker off) in its own process; yields its base URL
+    and process id."""
+    port = free_port()
+    env = {
+        "WEBCORPUS_DATA_DIR": str(data_dir),
+        "WEBCORPUS_WORKER": "false",
+        "WEBCORPUS_EMBEDDINGS": str(embeddings).lower(),
+        "WEBCORPUS_MODEL_DIR": str(make_settings(data_dir).model_dir),
+    }
+    log = Path(tempfile.mkdtemp(prefix="wc-load-serve-")) / "serve.log"
+    proc = spawn_serve(env, port, log)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                sys.exit(f"webcorpus serve exited ({proc.returncode}); see {log}")
+            try:
+                if httpx.get(f"{base}/api/content", params={"limit": 1}).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                sys.exit(f"webcorpus serve did not answer in 60 s; see {log}")
+            time.sleep(0.2)
+        yield base, proc.pid
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+@contextmanager
+def server(data_dir: Path, embeddings: bool, separate: bool) -> Iterator[tuple[str, int | None]]:
+    """The server's base URL, and its process id when it runs as a process of its own."""
+    if separate:
+        with serve_process(data_dir, embeddings) as (base, pid):
+            yield base, pid
+        return
+    settings = make_settings(data_dir, embeddings=embeddings, worker=False)
+    with run_server(settings, worker=False) as srv:
+        yield srv.base_url, None
 
 
 def main() -> None:
@@ -200,26 +263,35 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="most seconds per kind")
     parser.add_argument("--kinds", default="page,list,bundle,search")
     parser.add_argument("--embeddings", action="store_true", help="corpus with vectors")
+    parser.add_argument(
+        "--server-process",
+        action="store_true",
+        help="run the server as its own `webcorpus serve` process (default: a thread of this one)",
+    )
     args = parser.parse_args()
     data_dir = args.data_dir.expanduser()
     if args.embeddings and data_dir == DEFAULT_DIR:
         data_dir = DEFAULT_DIR.with_name("load-corpus-vectors")
     info = prepare(data_dir, args.embeddings)
     mode = "hybrid" if args.embeddings else "text"
-    settings = make_settings(data_dir, embeddings=args.embeddings, worker=False)
-    with run_server(settings, worker=False) as srv:
+    with server(data_dir, args.embeddings, args.server_process) as (base_url, pid):
+        where = "its own process" if args.server_process else "a thread of the client's process"
         print(
             f"corpus: {info['indexed']} pages of {HOST}; concurrency {args.concurrency}; "
-            f"search mode {mode}",
+            f"search mode {mode}; server in {where}",
             flush=True,
         )
-        results = asyncio.run(load(srv.base_url, args, mode))
-    head = ("kind", "requests", "errors", "req/s", "p50 ms", "p95 ms", "max ms")
-    print(f"{head[0]:<8}" + "".join(f"{h:>9}" for h in head[1:]))
+        probe = (lambda: process_cpu_s(pid)) if pid else None
+        results = asyncio.run(load(base_url, args, mode, probe))
+    head = ["kind", "requests", "errors", "req/s", "p50 ms", "p95 ms", "max ms"]
+    if pid:
+        head.append("srv cpu ms")
+    print(f"{head[0]:<8}" + "".join(f"{h:>11}" for h in head[1:]))
     for name, r in results.items():
+        cpu = f"{r['server_cpu_ms']:>11.1f}" if pid else ""
         print(
-            f"{name:<8}{r['n']:>9}{r['errors']:>8}{r['rps']:>9.1f}{r['p50_ms']:>9.1f}"
-            f"{r['p95_ms']:>9.1f}{r['max_ms']:>9.1f}"
+            f"{name:<8}{r['n']:>11}{r['errors']:>11}{r['rps']:>11.1f}{r['p50_ms']:>11.1f}"
+            f"{r['p95_ms']:>11.1f}{r['max_ms']:>11.1f}{cpu}"
         )
     failed = {k: r["first_error"] for k, r in results.items() if r["errors"]}
     if failed:

@@ -238,8 +238,9 @@ class DomainsMixin:
         if not page_ids:
             return []
         rows = self.conn.execute(
-            f"SELECT id, url, title, type, locale, words, fetched_at, published, markdown "
-            f"FROM pages WHERE id IN ({','.join('?' * len(page_ids))})",
+            f"SELECT p.id, p.url, p.title, p.type, p.locale, p.words, p.fetched_at, p.published, "
+            f"b.markdown FROM pages p JOIN page_bodies b ON b.page_id = p.id "
+            f"WHERE p.id IN ({','.join('?' * len(page_ids))})",
             list(page_ids),
         ).fetchall()
         by_id = {r["id"]: dict(r) for r in rows}

@@ -528,15 +528,15 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
                 conn.execute("DELETE FROM page_topics WHERE page_id = ?", (page.id,))
             conn.execute(
                 """INSERT INTO pages(id, url, canonical_url, domain, host, title, description,
-                    markdown, content_hash, text_hash, etag, last_modified, http_status,
+                    content_hash, text_hash, etag, last_modified, http_status,
                     fetched_at, indexed_at, job_id, declared_language, hreflang, simhash,
                     type, format, audience, locale, topics, technicality, depth, originality,
-                    promotional, has_code, words, published, explain)
-                VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                    promotional, has_code, words, published)
+                VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                 ON CONFLICT(id) DO UPDATE SET url=excluded.url,
                     canonical_url=excluded.canonical_url, domain=excluded.domain,
                     host=excluded.host, title=excluded.title, description=excluded.description,
-                    markdown=excluded.markdown, content_hash=excluded.content_hash,
+                    content_hash=excluded.content_hash,
                     text_hash=excluded.text_hash, etag=excluded.etag,
                     last_modified=excluded.last_modified, http_status=excluded.http_status,
                     fetched_at=excluded.fetched_at, indexed_at=excluded.indexed_at,
@@ -546,8 +546,7 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
                     topics=excluded.topics, technicality=excluded.technicality,
                     depth=excluded.depth, originality=excluded.originality,
                     promotional=excluded.promotional, has_code=excluded.has_code,
-                    words=excluded.words, published=excluded.published,
-                    explain=excluded.explain""",
+                    words=excluded.words, published=excluded.published""",
                 (
                     page.id,
                     page.url,
@@ -556,7 +555,6 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
                     page.host,
                     page.title,
                     page.description,
-                    page.markdown,
                     page.content_hash,
                     page.text_hash,
                     page.etag,
@@ -580,8 +578,13 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
                     1 if f.get("has_code") else 0,
                     f.get("words", 0),
                     f.get("published"),
-                    json.dumps(f.get("explain", {})),
                 ),
+            )
+            conn.execute(
+                "INSERT INTO page_bodies(page_id, markdown, explain) VALUES (?, ?, ?) "
+                "ON CONFLICT(page_id) DO UPDATE SET markdown = excluded.markdown, "
+                "explain = excluded.explain",
+                (page.id, page.markdown, json.dumps(f.get("explain", {}))),
             )
             conn.executemany(
                 "INSERT OR IGNORE INTO page_topics(page_id, topic) VALUES (?, ?)",
@@ -758,7 +761,11 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
 
     # ---------------------------------------------------------------- reads
     def get_page(self, page_id: str) -> dict[str, Any] | None:
-        row = self.conn.execute("SELECT * FROM pages WHERE id = ?", (page_id,)).fetchone()
+        row = self.conn.execute(
+            "SELECT p.*, b.markdown, b.explain FROM pages p "
+            "JOIN page_bodies b ON b.page_id = p.id WHERE p.id = ?",
+            (page_id,),
+        ).fetchone()
         return dict(row) if row else None
 
     def page_history(self, page_id: str) -> list[dict[str, Any]]:
