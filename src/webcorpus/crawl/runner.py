@@ -765,7 +765,12 @@ class JobRunner:
         rows: dict[str, LinkRow] = {}
         for ln in doc.links:
             target = normalize_url(ln.url)
-            if not target or target == url or target in rows:
+            if not target or target == url:
+                continue
+            seen = rows.get(target)
+            # One row per target: its first body link if it has any (a page that also links the
+            # target from its navigation first still cites it), else its first link.
+            if seen is not None and (seen.position == "body" or ln.position != "body"):
                 continue
             rows[target] = LinkRow(
                 target_url=target,

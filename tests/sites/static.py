@@ -1,0 +1,67 @@
+"""A small static site on loopback for tests that need a handful of hand-written pages.
+
+``serve_site({"/": html, "/docs/a.html": html}, host="acme.test")`` serves the pages over real
+HTTP (a ``ThreadingHTTPServer`` on 127.0.0.1) and gives the ``connect_to`` entries that route
+the host's port 80 to it and refuse its port 443 at once (so the crawl does not wait on https).
+"""
+
+from __future__ import annotations
+
+import http.server
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+
+@dataclass
+class StaticSite:
+    host: str
+    port: int
+    refused_port: int
+
+    def connect_to(self) -> list[str]:
+        hosts = (self.host, f"www.{self.host}")
+        return [f"{h}:80:127.0.0.1:{self.port}" for h in hosts] + [
+            f"{h}:443:127.0.0.1:{self.refused_port}" for h in hosts
+        ]
+
+
+def _handler(pages: dict[str, str]) -> type[http.server.BaseHTTPRequestHandler]:
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            path = self.path.split("?", 1)[0]
+            body = pages.get(path)
+            if body is None:
+                self.send_response(404)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            data = body.encode("utf-8")
+            kind = "text/plain" if path.endswith(".txt") else "text/html; charset=utf-8"
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    return Handler
+
+
+@contextmanager
+def serve_site(pages: dict[str, str], *, host: str = "acme.test") -> Iterator[StaticSite]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _handler(pages))
+    refuser = socket.socket()
+    refuser.bind(("127.0.0.1", 0))  # bound, not listening: connections are refused
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield StaticSite(host, int(server.server_address[1]), int(refuser.getsockname()[1]))
+    finally:
+        server.shutdown()
+        server.server_close()
+        refuser.close()

@@ -1,0 +1,83 @@
+"""A hand-written site on a private suffix (acme.test): citations and filters on such a domain."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server import Running, make_settings, run_server
+from tests.sites.static import serve_site
+
+DOMAIN = "acme.test"
+NAV = (
+    '<nav><a href="/">Home</a> <a href="/docs/install.html">Install</a> '
+    '<a href="/blog/post1.html">Blog</a> <a href="/docs/usage.html">Usage</a></nav>'
+)
+PROSE = (
+    "Acme Widgets keep a queue of jobs in a single table and let workers lease them one at a "
+    "time. Each worker renews its lease while it runs, and a job whose lease lapses goes back "
+    "to the queue for another worker to take. "
+)
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        f"<!doctype html><html lang='en'><head><title>{title}</title></head><body>{NAV}"
+        f"<main><h1>{title}</h1>{body}</main><footer>Acme Corp</footer></body></html>"
+    )
+
+
+PAGES = {
+    "/robots.txt": "User-agent: *\nAllow: /\n",
+    "/": _page(
+        "Acme Widgets",
+        f"<p>{PROSE * 3}</p><p>Start with the <a href='/docs/install.html'>install guide</a>.</p>",
+    ),
+    "/docs/install.html": _page(
+        "Install", f"<p>{PROSE * 4}</p><pre><code>pip install acme</code></pre>"
+    ),
+    "/docs/usage.html": _page("Usage", f"<p>{PROSE * 4}</p>"),
+    "/blog/post1.html": _page(
+        "Why we lease jobs",
+        f"<p>{PROSE * 3}</p><p>See <a href='/docs/install.html'>how to install it</a>.</p>",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def crawled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Running, dict[str, Any]]]:
+    data_dir: Path = tmp_path_factory.mktemp("small")
+    with serve_site(PAGES, host=DOMAIN) as site:
+        settings = make_settings(data_dir, connect_to=site.connect_to(), worker_processes=1)
+        with run_server(settings) as srv:
+            view = srv.wait(srv.crawl(DOMAIN), timeout=120)
+            yield srv, view
+
+
+def _by_path(srv: Running) -> dict[str, dict[str, Any]]:
+    pages = srv.client.get("/api/content", params={"limit": 100}).json()["data"]
+    return {p["url"].split(DOMAIN, 1)[1]: p for p in pages}
+
+
+def test_the_site_is_crawled(crawled: tuple[Running, dict[str, Any]]) -> None:
+    srv, view = crawled
+    assert view["state"] == "completed", view
+    assert set(_by_path(srv)) == {"/", "/docs/install.html", "/docs/usage.html", "/blog/post1.html"}
+
+
+def test_a_body_link_counts_even_when_the_nav_links_the_same_page_first(
+    crawled: tuple[Running, dict[str, Any]],
+) -> None:
+    """Every page's navigation links the install guide before its body does; the two pages
+    whose body cites it still count as citing it."""
+    srv, _ = crawled
+    install = _by_path(srv)["/docs/install.html"]
+    assert install["metrics"]["inlinks_body"] == 2
+    page = srv.client.get(f"/api/content/{install['id']}", params={"markdown": "false"}).json()
+    citing = sorted(c["url"].split(DOMAIN, 1)[1] for c in page["cited_by"])
+    assert citing == ["/", "/blog/post1.html"]
+    usage = _by_path(srv)["/docs/usage.html"]  # linked from the navigation only
+    assert usage["metrics"]["inlinks_body"] == 0
