@@ -1,4 +1,5 @@
-"""A hand-written site on a private suffix (acme.test): citations and filters on such a domain."""
+"""A hand-written site on a private suffix (acme.test), served by a server whose limits are raised
+from their defaults: citations, filters on such a domain, limits taken from the settings."""
 
 from __future__ import annotations
 
@@ -51,7 +52,16 @@ PAGES = {
 def crawled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Running, dict[str, Any]]]:
     data_dir: Path = tmp_path_factory.mktemp("small")
     with serve_site(PAGES, host=DOMAIN) as site:
-        settings = make_settings(data_dir, connect_to=site.connect_to(), worker_processes=1)
+        settings = make_settings(
+            data_dir,
+            connect_to=site.connect_to(),
+            worker_processes=1,
+            # limits raised from their defaults: HTTP must follow the settings, not its own bounds
+            content_limit=150,
+            search_limit=60,
+            bundle_limit=600,
+            max_q_chars=1500,
+        )
         with run_server(settings) as srv:
             view = srv.wait(srv.crawl(DOMAIN), timeout=120)
             yield srv, view
@@ -81,3 +91,48 @@ def test_a_body_link_counts_even_when_the_nav_links_the_same_page_first(
     assert citing == ["/", "/blog/post1.html"]
     usage = _by_path(srv)["/docs/usage.html"]  # linked from the navigation only
     assert usage["metrics"]["inlinks_body"] == 0
+
+
+def test_a_private_suffix_domain_filters_lists_search_and_facets(
+    crawled: tuple[Running, dict[str, Any]],
+) -> None:
+    """The service crawls names under special-use suffixes (WEBCORPUS_ALLOW_PRIVATE_SUFFIXES, for
+    intranets and tests); its filters take the same names."""
+    srv, _ = crawled
+    listed = srv.client.get("/api/content", params={"domain": "ACME.test"})
+    assert listed.status_code == 200, listed.text
+    assert listed.json()["total"] == 4
+    assert listed.json()["filters"]["applied"]["domain"] == [DOMAIN]
+    found = srv.client.get("/api/search", params={"q": "lease", "mode": "text", "domain": DOMAIN})
+    assert found.status_code == 200, found.text
+    assert found.json()["data"] and all(DOMAIN in h["url"] for h in found.json()["data"])
+    facets = srv.client.get("/api/facets", params={"domain": DOMAIN})
+    assert facets.status_code == 200, facets.text
+    assert facets.json()["pages"] == 4
+
+
+def test_http_limits_follow_the_settings(crawled: tuple[Running, dict[str, Any]]) -> None:
+    srv, _ = crawled
+    get = srv.client.get
+    assert get("/api/content", params={"limit": 150}).status_code == 200
+    assert get("/api/content", params={"limit": 151}).status_code == 400
+    search = {"q": "lease", "mode": "text"}
+    assert get("/api/search", params={**search, "limit": 60}).status_code == 200
+    assert get("/api/search", params={**search, "limit": 61}).status_code == 400
+    long_q = ("lease the job " * 120)[:1500]
+    assert get("/api/search", params={"q": long_q, "mode": "text"}).status_code == 200
+    assert get("/api/content", params={"q": long_q}).status_code == 200
+    assert get("/api/search", params={"q": long_q + "x", "mode": "text"}).status_code == 400
+    bundle = f"/api/domains/{DOMAIN}/content.md"
+    assert get(bundle, params={"limit": 600}).status_code == 200
+    assert get(bundle, params={"limit": 601}).status_code == 400
+
+
+def test_shots_above_the_budget_are_capped_at_it(crawled: tuple[Running, dict[str, Any]]) -> None:
+    srv, _ = crawled
+    r = srv.client.post(
+        "/api/crawl", json={"domain": DOMAIN, "budget": 2, "shots": 6}, headers=srv.auth
+    )
+    assert r.status_code == 202, r.text
+    view = srv.wait(r.json()["job_id"], timeout=120)
+    assert view["params"]["shots"] == 2

@@ -93,7 +93,7 @@ def cmd_crawl(args: argparse.Namespace) -> int:
     store = open_store(settings)
     body: dict[str, Any] = {
         "domain": args.domain,
-        "budget": args.budget,
+        "budget": settings.default_budget if args.budget is None else args.budget,
         "refresh": args.refresh,
         "force": args.force,
         "shots": args.shots,
@@ -208,7 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     crawl = sub.add_parser("crawl", help="crawl a domain and show progress until it ends")
     crawl.add_argument("domain")
-    crawl.add_argument("--budget", type=int, default=500)
+    crawl.add_argument("--budget", type=int, help="most pages (default: WEBCORPUS_DEFAULT_BUDGET)")
     crawl.add_argument("--refresh", action="store_true")
     crawl.add_argument("--force", action="store_true")
     crawl.add_argument("--shots", type=int, default=0)

@@ -38,7 +38,7 @@ __all__ = ["parse_domains", "parse_locales", "parse_published_after", "router", 
 @router.get("/api/content", summary="Faceted list of pages")
 def list_content(
     request: Request,
-    q: Annotated[str | None, Query(max_length=1000)] = None,
+    q: Annotated[str | None, Query(description="at most WEBCORPUS_MAX_Q_CHARS (1000)")] = None,
     domain: str | None = None,
     collection: str | None = None,
     type: str | None = None,
@@ -54,7 +54,7 @@ def list_content(
     words_min: Annotated[int | None, Query(ge=0)] = None,
     published_after: str | None = None,
     sort: Sort | None = None,
-    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    limit: Annotated[int, Query(ge=1, description="at most WEBCORPUS_CONTENT_LIMIT (100)")] = 20,
     offset: Annotated[int, Query(ge=0, le=10000)] = 0,
 ) -> dict[str, Any]:
     req = params.content_query(

@@ -19,7 +19,12 @@ router = APIRouter(tags=["crawl"])
 class CrawlRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     domain: str = Field(description="root domain, e.g. example.com", examples=["example.com"])
-    budget: int = Field(500, ge=1, le=10000, description="most pages fetched by this job")
+    budget: int = Field(
+        500,
+        ge=1,
+        description="most pages fetched by this job; default WEBCORPUS_DEFAULT_BUDGET (500), "
+        "at most WEBCORPUS_MAX_BUDGET (10000)",
+    )
     refresh: bool = Field(False, description="re-fetch indexed pages with conditional requests")
     force: bool = Field(False, description="fetch unconditionally and re-index unchanged pages")
     shots: int | bool = Field(0, description="screenshot up to this many pages (true = 10)")

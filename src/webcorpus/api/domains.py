@@ -25,7 +25,7 @@ router = APIRouter(tags=["domains"], dependencies=[Depends(require_read)])
 def domain_markdown(
     request: Request,
     root_domain: str,
-    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    limit: Annotated[int, Query(ge=1, description="at most WEBCORPUS_BUNDLE_LIMIT (500)")] = 100,
     type: str | None = None,
     technicality_min: Annotated[float | None, Query(ge=0, le=1)] = None,
 ) -> StreamingResponse:

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 
 from webcorpus.api.content import parse_domains
-from webcorpus.api.deps import get_store, require_read
+from webcorpus.api.deps import get_settings, get_store, require_read
 from webcorpus.api.envelope import envelope, unrecognized
 from webcorpus.services import facets
 
@@ -20,7 +20,9 @@ FACETS_PARAMS = ("domain", "collection")
 def list_facets(
     request: Request, domain: str | None = None, collection: str | None = None
 ) -> dict[str, Any]:
-    domains = parse_domains(domain)
+    domains = parse_domains(
+        domain, allow_private_suffixes=get_settings(request).allow_private_suffixes
+    )
     slug = collection.strip().lower() if collection else None
     data, pages = facets.list_facets(get_store(request), domains=domains, collection=slug)
     applied: dict[str, Any] = {}

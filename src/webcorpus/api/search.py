@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 
-from webcorpus.api.deps import require_read
+from webcorpus.api.deps import get_settings, require_read
 from webcorpus.services import params
 
 router = APIRouter(tags=["search"], dependencies=[Depends(require_read)])
@@ -15,7 +15,9 @@ router = APIRouter(tags=["search"], dependencies=[Depends(require_read)])
 @router.get("/api/search", summary="Hybrid search over page chunks")
 def search(
     request: Request,
-    q: Annotated[str | None, Query(max_length=1000, description="the query text")] = None,
+    q: Annotated[
+        str | None, Query(description="the query text, at most WEBCORPUS_MAX_Q_CHARS (1000)")
+    ] = None,
     mode: Literal["hybrid", "vector", "text"] = "hybrid",
     domain: str | None = None,
     collection: str | None = None,
@@ -23,9 +25,10 @@ def search(
     type: str | None = None,
     topics: str | None = None,
     technicality_min: Annotated[float | None, Query(ge=0, le=1)] = None,
-    limit: Annotated[int, Query(ge=1, le=50)] = 10,
+    limit: Annotated[int, Query(ge=1, description="at most WEBCORPUS_SEARCH_LIMIT (50)")] = 10,
 ) -> dict[str, Any]:
     req = params.search_filters(
+        get_settings(request),
         domain=domain,
         collection=collection,
         locale=locale,

@@ -342,6 +342,7 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
         def run() -> CallToolResult:
             t.require_read(ctx)
             req = params.search_filters(
+                t.settings,
                 domain=params.join_list(domain),
                 collection=collection,
                 locale=params.join_list(locale),
@@ -626,7 +627,9 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
     def list_facets(ctx: Context, domain: Domains = None, collection: Collection = None) -> JSON:
         def run() -> CallToolResult:
             t.require_read(ctx)
-            domains = params.parse_domains(params.join_list(domain))
+            domains = params.parse_domains(
+                params.join_list(domain), allow_private_suffixes=t.settings.allow_private_suffixes
+            )
             slug = params.parse_collection(collection)
             data, pages = facets.list_facets(t.store, domains=domains, collection=slug)
             applied: dict[str, Any] = {}

@@ -52,8 +52,9 @@ def parse_crawl_body(body: Any, settings: Settings) -> dict[str, Any]:
     shots = body.get("shots", 0)
     if isinstance(shots, bool):
         shots = 10 if shots else 0
-    elif not isinstance(shots, int) or shots < 0 or shots > budget:
-        raise invalid_body("shots", "must be true, false or an integer from 0 to budget")
+    elif not isinstance(shots, int) or shots < 0:
+        raise invalid_body("shots", "must be true, false or an integer of 0 or more")
+    shots = min(shots, budget)  # no more screenshots than pages
     typed = body["domain"].strip().lower().rstrip(".")
     entry_hosts = [typed] if typed.endswith("." + domain) else []
     return {"domain": domain, "budget": budget, **flags, "shots": shots, "entry_hosts": entry_hosts}

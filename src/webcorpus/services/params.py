@@ -88,11 +88,13 @@ def split_list(
     return items
 
 
-def parse_domains(value: str | None) -> list[str]:
+def parse_domains(value: str | None, *, allow_private_suffixes: bool = False) -> list[str]:
+    """Root domains of a comma list; names under special-use suffixes (``.test``, ``.internal``)
+    only when the service crawls such names too (``WEBCORPUS_ALLOW_PRIVATE_SUFFIXES``)."""
     out = []
     for item in split_list("domain", value):
         try:
-            out.append(validate_root_domain(item))
+            out.append(validate_root_domain(item, allow_private_suffixes=allow_private_suffixes))
         except ValueError as exc:
             raise invalid_param("domain", str(exc)) from exc
     return out
@@ -207,7 +209,7 @@ def content_query(
     query = ContentQuery(
         q=q,
         fts=fts,
-        domains=parse_domains(domain),
+        domains=parse_domains(domain, allow_private_suffixes=settings.allow_private_suffixes),
         collection=parse_collection(collection),
         types=split_list("type", type, TYPES),
         formats=split_list("format", format, FORMATS),
@@ -252,6 +254,7 @@ class SearchRequest:
 
 
 def search_filters(
+    settings: Settings,
     *,
     domain: str | None = None,
     collection: str | None = None,
@@ -263,7 +266,7 @@ def search_filters(
     """The filters of GET /api/search and the MCP ``search`` tool (q, mode, limit: the engine)."""
     check_score("technicality_min", technicality_min)
     filters = SearchFilters(
-        domains=parse_domains(domain),
+        domains=parse_domains(domain, allow_private_suffixes=settings.allow_private_suffixes),
         collection=parse_collection(collection),
         locales=parse_locales(locale),
         types=split_list("type", type, TYPES),
