@@ -211,3 +211,14 @@ def test_rate_limit(tmp_path: Path) -> None:
         )
         assert_problem(r, 429, "rate_limited")
         assert int(r.headers["retry-after"]) >= 1
+
+
+def test_a_server_failure_is_a_problem_with_the_version_header(tmp_path: Path) -> None:
+    """A real failure (a table gone from under the service) answers 500 as a problem document
+    carrying the version header like every other response, and no traceback."""
+    with run_server(make_settings(tmp_path), worker=False) as srv:
+        srv.store.conn.execute("DROP TABLE collection_members")
+        r = srv.client.get("/api/collections")
+        assert_problem(r, 500, "internal")
+        assert r.headers["x-webcorpus-version"]
+        assert "collection_members" not in r.text

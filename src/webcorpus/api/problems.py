@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from webcorpus import __version__
 from webcorpus.services.errors import TITLES, ServiceError
 
 log = logging.getLogger("webcorpus.api")
@@ -89,8 +90,14 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:
+        # Answered by Starlette's outermost middleware, outside the app's own (which sets the
+        # version header on every other response).
         log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return problem("internal", "the server failed to answer; the error has been logged")
+        return problem(
+            "internal",
+            "the server failed to answer; the error has been logged",
+            headers={"X-Webcorpus-Version": __version__},
+        )
 
 
 PROBLEM_SCHEMA: dict[str, Any] = {
