@@ -213,6 +213,23 @@ def test_rate_limit(tmp_path: Path) -> None:
         assert int(r.headers["retry-after"]) >= 1
 
 
+def test_refused_crawls_do_not_count_against_the_rate_limit(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, crawl_rate_per_minute=2)
+    with run_server(settings, worker=False) as running:
+        post = running.client.post
+        assert (
+            post("/api/crawl", json={"domain": "a-example.com"}, headers=running.auth).status_code
+            == 202
+        )
+        for _ in range(4):  # the domain already has an active (queued) crawl
+            r = post("/api/crawl", json={"domain": "a-example.com"}, headers=running.auth)
+            assert_problem(r, 409, "conflict")
+        r = post("/api/crawl", json={"domain": "b-example.com"}, headers=running.auth)
+        assert r.status_code == 202, r.text
+        r = post("/api/crawl", json={"domain": "c-example.com"}, headers=running.auth)
+        assert_problem(r, 429, "rate_limited")
+
+
 def test_a_server_failure_is_a_problem_with_the_version_header(tmp_path: Path) -> None:
     """A real failure (a table gone from under the service) answers 500 as a problem document
     carrying the version header like every other response, and no traceback."""

@@ -72,8 +72,9 @@ async def start_crawl(request: Request) -> JSONResponse:
     body = await read_json_body(request)
     settings = get_settings(request)
     params = crawls.parse_crawl_body(body, settings)
-    request.app.state.rate_limiter.check(key["id"])
-    job = crawls.start_crawl(get_store(request), params, key["id"])
+    job = crawls.start_crawl(
+        get_store(request), params, key["id"], limiter=request.app.state.rate_limiter
+    )
     wake = getattr(request.app.state, "wake_worker", None)
     if wake:
         wake()

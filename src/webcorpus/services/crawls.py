@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections import defaultdict, deque
+from collections.abc import Iterator
 from typing import Any
 
 from webcorpus.config import Settings
@@ -61,14 +63,28 @@ def parse_crawl_body(body: Any, settings: Settings) -> dict[str, Any]:
 
 
 class RateLimiter:
-    """Sliding one-minute window per key; in-process (each API process counts on its own)."""
+    """Crawl starts per key in a sliding one-minute window; in-process (each API process counts
+    on its own). Only accepted crawls count: see ``slot``."""
 
     def __init__(self, per_minute: int) -> None:
         self.per_minute = per_minute
         self._hits: dict[str, deque[float]] = defaultdict(deque)
         self._lock = threading.Lock()
 
-    def check(self, key_id: str) -> None:
+    @contextlib.contextmanager
+    def slot(self, key_id: str) -> Iterator[None]:
+        """Take one of the key's starts for the block (429 when none is left) and give it back if
+        the block raises: a refused crawl (409, the domain is being crawled) costs nothing."""
+        stamp = self.check(key_id)
+        try:
+            yield
+        except BaseException:
+            with self._lock, contextlib.suppress(ValueError):
+                self._hits[key_id].remove(stamp)
+            raise
+
+    def check(self, key_id: str) -> float:
+        """Count one start now (429 when the key has none left); returns its time stamp."""
         now = time.monotonic()
         with self._lock:
             hits = self._hits[key_id]
@@ -82,9 +98,20 @@ class RateLimiter:
                     headers={"Retry-After": str(retry)},
                 )
             hits.append(now)
+            return now
 
 
-def start_crawl(store: Store, params: dict[str, Any], key_id: str | None) -> JobRecord:
+def start_crawl(
+    store: Store,
+    params: dict[str, Any],
+    key_id: str | None,
+    *,
+    limiter: RateLimiter | None = None,
+) -> JobRecord:
+    """Queue a crawl job; with a ``limiter``, one of ``key_id``'s starts, if it is accepted."""
+    if limiter is not None and key_id is not None:
+        with limiter.slot(key_id):
+            return start_crawl(store, params, key_id)
     job = JobRecord(
         id=new_job_id(),
         domain=params["domain"],
