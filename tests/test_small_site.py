@@ -32,7 +32,13 @@ def _page(title: str, body: str) -> str:
 
 
 PAGES = {
-    "/robots.txt": "User-agent: *\nAllow: /\n",
+    "/robots.txt": "User-agent: *\nAllow: /\nSitemap: http://acme.test/sitemap.xml\n",
+    "/sitemap.xml": (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        "<url><loc>http://acme.test/</loc></url>"
+        "<url><loc>http://acme.test/docs/usage.html</loc></url></urlset>"
+    ),
     "/": _page(
         "Acme Widgets",
         f"<p>{PROSE * 3}</p><p>Start with the <a href='/docs/install.html'>install guide</a>.</p>",
@@ -136,3 +142,28 @@ def test_shots_above_the_budget_are_capped_at_it(crawled: tuple[Running, dict[st
     assert r.status_code == 202, r.text
     view = srv.wait(r.json()["job_id"], timeout=120)
     assert view["params"]["shots"] == 2
+
+
+def test_jobs_filter_on_the_normalized_root_domain(crawled: tuple[Running, dict[str, Any]]) -> None:
+    srv, view = crawled
+    for typed in ("ACME.test", "www.acme.test", "acme.test."):
+        body = srv.client.get("/api/jobs", params={"domain": typed}).json()
+        assert body["filters"]["applied"]["domain"] == DOMAIN, typed
+        assert view["id"] in [j["id"] for j in body["data"]], typed
+    bad = srv.client.get("/api/jobs", params={"domain": "not a domain!!"})
+    assert bad.status_code == 400 and bad.json()["errors"][0]["param"] == "domain"
+
+
+def test_every_list_names_its_sort(crawled: tuple[Running, dict[str, Any]]) -> None:
+    srv, view = crawled
+    for path in ("/api/jobs", f"/api/jobs/{view['id']}/urls", "/api/facets", "/api/content"):
+        body = srv.client.get(path).json()
+        assert isinstance(body.get("sort"), str) and body["sort"], (path, body.keys())
+
+
+def test_sitemap_times_are_rfc3339(crawled: tuple[Running, dict[str, Any]]) -> None:
+    srv, _ = crawled
+    record = srv.client.get(f"/api/domains/{DOMAIN}").json()
+    sitemaps = record["sitemaps"]
+    assert [s["url"] for s in sitemaps] == ["http://acme.test/sitemap.xml"], sitemaps
+    assert sitemaps[0]["last_modified"] == "2026-11-03T08:00:00Z"  # sent as an HTTP date

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+LAST_MODIFIED = "Tue, 03 Nov 2026 08:00:00 GMT"  # of every file
+
 
 @dataclass
 class StaticSite:
@@ -39,9 +41,12 @@ def _handler(pages: dict[str, str]) -> type[http.server.BaseHTTPRequestHandler]:
                 self.end_headers()
                 return
             data = body.encode("utf-8")
-            kind = "text/plain" if path.endswith(".txt") else "text/html; charset=utf-8"
+            kind = {"txt": "text/plain", "xml": "application/xml"}.get(
+                path.rsplit(".", 1)[-1], "text/html; charset=utf-8"
+            )
             self.send_response(200)
             self.send_header("Content-Type", kind)
+            self.send_header("Last-Modified", LAST_MODIFIED)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)

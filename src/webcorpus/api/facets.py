@@ -35,6 +35,7 @@ def list_facets(
         total=len(data),
         limit=len(data),
         offset=0,
+        sort="facet",
         applied=applied,
         unknown=unrecognized(request, FACETS_PARAMS),
         pages=pages,

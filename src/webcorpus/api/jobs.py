@@ -6,9 +6,11 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 
-from webcorpus.api.deps import get_store, require_read, require_write
+from webcorpus.api.deps import get_settings, get_store, require_read, require_write
 from webcorpus.api.envelope import envelope, unrecognized
 from webcorpus.services import crawls, jobs
+from webcorpus.services.errors import invalid_param
+from webcorpus.services.params import parse_domains
 from webcorpus.store.models import BUCKETS
 
 router = APIRouter(tags=["jobs"], dependencies=[Depends(require_read)])
@@ -22,7 +24,7 @@ def _job_id(value: str) -> str:
     return value if value.startswith("job_") else f"job_{value}"
 
 
-@router.get("/api/jobs", summary="List crawl jobs, newest first")
+@router.get("/api/jobs", summary="List crawl jobs, newest first (sort: created)")
 def list_jobs(
     request: Request,
     domain: str | None = None,
@@ -31,14 +33,20 @@ def list_jobs(
     offset: Annotated[int, Query(ge=0, le=10000)] = 0,
 ) -> dict[str, Any]:
     store = get_store(request)
-    records, total = store.list_jobs(domain=domain, state=state, limit=limit, offset=offset)
+    settings = get_settings(request)
+    domains = parse_domains(domain, allow_private_suffixes=settings.allow_private_suffixes)
+    if len(domains) > 1:
+        raise invalid_param("domain", "takes one root domain")
+    root = domains[0] if domains else None
+    records, total = store.list_jobs(domain=root, state=state, limit=limit, offset=offset)
     data = [{k: v for k, v in jobs.job_view(store, r).items() if k != "coverage"} for r in records]
-    applied = {k: v for k, v in {"domain": domain, "state": state}.items() if v is not None}
+    applied = {k: v for k, v in {"domain": root, "state": state}.items() if v is not None}
     return envelope(
         data,
         total=total,
         limit=limit,
         offset=offset,
+        sort="created",
         applied=applied,
         unknown=unrecognized(request, ["domain", "state", "limit", "offset"]),
     )
@@ -65,6 +73,7 @@ def job_urls(
         total=total,
         limit=limit,
         offset=offset,
+        sort="url",
         applied=applied,
         unknown=unrecognized(request, ["bucket", "limit", "offset"]),
     )

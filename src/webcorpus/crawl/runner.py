@@ -37,7 +37,7 @@ from webcorpus.crawl.urls import TrapGuard, in_scope, normalize_url, page_id, ur
 from webcorpus.crawl.writes import WriteBatcher
 from webcorpus.facets import boilerplate_share, max_similarity, originality_from
 from webcorpus.services import citations
-from webcorpus.services.clock import now_iso
+from webcorpus.services.clock import http_date_iso, now_iso
 from webcorpus.store import Store
 from webcorpus.store.models import ChunkRow, JobRecord, LinkRow, PageWrite, UrlEntry
 
@@ -348,7 +348,7 @@ class JobRunner:
                 self.job.id,
                 parsed.error or "ok",
                 len(parsed.urls) + len(parsed.children),
-                result.headers.get("last-modified"),
+                http_date_iso(result.headers.get("last-modified")),
             )
             await self._write(
                 self.store.record_discovery, self.job.id, [e.url for e in entries], "sitemap"

@@ -14,6 +14,7 @@ from webcorpus.crawl.domains import registrable_domain, validate_root_domain
 from webcorpus.crawl.urls import in_scope
 from webcorpus.facets.locale import normalize_tag
 from webcorpus.services import estimate as estimate_mod
+from webcorpus.services.clock import http_date_iso
 from webcorpus.services.errors import invalid_param, not_found
 from webcorpus.store import Store
 from webcorpus.store.models import BUCKETS, unaccounted
@@ -138,7 +139,7 @@ def sitemaps_section(store: Store, domain: str) -> list[dict[str, Any]]:
             "url": s["url"],
             "url_count": s["url_count"],
             "status": s["status"],
-            "last_modified": s["last_modified"],
+            "last_modified": http_date_iso(s["last_modified"]),
             "fetched_at": s["fetched_at"],
         }
         for s in store.domain_sitemaps(domain)
