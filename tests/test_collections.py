@@ -127,6 +127,24 @@ def test_bad_requests(srv: Running) -> None:
     assert r.status_code == 413
 
 
+def test_slugs_are_case_insensitive_like_the_collection_filter(srv: Running) -> None:
+    r = srv.client.put("/api/collections/Case-Shelf", json={"name": "Case"}, headers=srv.auth)
+    assert r.status_code == 201, r.text
+    assert r.headers["location"] == "/api/collections/case-shelf"
+    assert r.json()["slug"] == "case-shelf"
+    r = srv.client.post(
+        "/api/collections/CASE-shelf/members", json={"domain": "example.org"}, headers=srv.auth
+    )
+    assert r.status_code == 201, r.text
+    shelf = srv.client.get("/api/collections/CASE-SHELF").json()
+    assert shelf["slug"] == "case-shelf"
+    assert [m["domain"] for m in shelf["members"]] == ["example.org"]
+    listed = srv.client.get("/api/content", params={"collection": "Case-Shelf"}).json()
+    assert listed["filters"]["applied"]["collection"] == "case-shelf"
+    r = srv.client.delete("/api/collections/Case-SHELF/members/example.org", headers=srv.auth)
+    assert r.status_code == 204
+
+
 def run_cli(data_dir: Path, monkeypatch: pytest.MonkeyPatch, *argv: str) -> int:
     monkeypatch.setenv("WEBCORPUS_DATA_DIR", str(data_dir))
     monkeypatch.setenv("WEBCORPUS_ALLOW_PRIVATE_SUFFIXES", "true")

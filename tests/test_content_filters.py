@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -215,9 +215,20 @@ def test_published_after(corpus: tuple[Running, list[Page]]) -> None:
         {"published_after": value},
         narrows=len(dates) > 1,
     )
-    # an RFC 3339 time is accepted and normalized to its date
+    # A time: pages carry only a date, so those published on its day (UTC) may be after it and
+    # are kept; the filter shows the time in UTC.
+    on_or_after = sum(1 for p in everything if (p["facets"]["published"] or "") >= value)
     r = srv.client.get("/api/content", params={"published_after": f"{value}T10:00:00Z"}).json()
-    assert r["filters"]["applied"] == {"published_after": value}
+    assert r["filters"]["applied"] == {"published_after": f"{value}T10:00:00Z"}
+    assert r["total"] == on_or_after
+    day_before = (date.fromisoformat(value) - timedelta(days=1)).isoformat()
+    r = srv.client.get("/api/content", params={"published_after": f"{value}T01:00:00+05:00"}).json()
+    assert r["filters"]["applied"] == {"published_after": f"{day_before}T20:00:00Z"}
+    assert r["total"] == sum(
+        1 for p in everything if (p["facets"]["published"] or "") >= day_before
+    )
+    r = srv.client.get("/api/content", params={"published_after": f"{value}T10:00:00"})
+    assert r.status_code == 400  # a time without its offset is ambiguous
 
 
 def test_domain_and_collection(corpus: tuple[Running, list[Page]]) -> None:

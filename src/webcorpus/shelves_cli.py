@@ -67,11 +67,9 @@ def _run(
         body = collections.parse_shelf_body(
             {"name": args.name or args.slug, "description": args.description or ""}
         )
-        collections.check_slug(args.slug)
-        _shelf, created = collections.put_collection(
-            store, args.slug, body["name"], body["description"]
-        )
-        print(f"{'created' if created else 'updated'} {args.slug}", file=sys.stderr)
+        slug = collections.check_slug(args.slug)
+        _shelf, created = collections.put_collection(store, slug, body["name"], body["description"])
+        print(f"{'created' if created else 'updated'} {slug}", file=sys.stderr)
         return 0
     if cmd == "add":
         for domain in args.domains:

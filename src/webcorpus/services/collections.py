@@ -21,9 +21,12 @@ REASON_MAX = 2000
 
 
 def check_slug(slug: str) -> str:
+    """The slug, lowercased as the ``collection`` filter takes it (``Widgets`` is ``widgets``)."""
+    if isinstance(slug, str):
+        slug = slug.strip().lower()
     if not isinstance(slug, str) or not SLUG.match(slug):
         raise invalid_param(
-            "slug", "must be 1-63 lowercase letters, digits or hyphens, not starting with a hyphen"
+            "slug", "must be 1-63 letters, digits or hyphens, not starting with a hyphen"
         )
     return slug
 
@@ -47,7 +50,7 @@ def list_collections(
 
 
 def get_collection(store: Store, slug: str) -> dict[str, Any]:
-    check_slug(slug)
+    slug = check_slug(slug)
     row = store.get_collection(slug)
     if row is None:
         raise not_found(f"collection {slug}")
@@ -124,7 +127,7 @@ def put_collection(
     store: Store, slug: str, name: str, description: str = ""
 ) -> tuple[dict[str, Any], bool]:
     """Create or update a shelf; returns (the shelf with its members, created)."""
-    check_slug(slug)
+    slug = check_slug(slug)
     created = store.put_collection(slug, name, description, now_iso())
     return get_collection(store, slug), created
 
@@ -133,7 +136,7 @@ def add_member(
     store: Store, slug: str, domain: str, reason: str = "", placed_by: str = "person"
 ) -> tuple[dict[str, Any], bool]:
     """Place a (validated) root domain on a shelf; returns (the member, newly placed)."""
-    check_slug(slug)
+    slug = check_slug(slug)
     if placed_by not in PLACED_BY:
         raise invalid_param("placed_by", "must be person or agent")
     created = store.put_member(slug, domain, reason, placed_by, now_iso())
@@ -144,7 +147,7 @@ def add_member(
 
 
 def remove_member(store: Store, slug: str, domain: str) -> None:
-    check_slug(slug)
+    slug = check_slug(slug)
     if store.get_collection(slug) is None:
         raise not_found(f"collection {slug}")
     if not store.delete_member(slug, domain):

@@ -8,7 +8,7 @@ names the parameter and the allowed values.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from webcorpus.config import Settings
@@ -111,17 +111,33 @@ def parse_locales(value: str | None) -> list[str]:
     return items
 
 
-def parse_published_after(value: str | None) -> str | None:
+@dataclass(frozen=True, slots=True)
+class PublishedAfter:
+    applied: str
+    """The value as the filter shows it: the date, or the time in UTC (RFC 3339)."""
+    after: str
+    """The filter on pages' published dates: strictly after this date (YYYY-MM-DD)."""
+
+
+def parse_published_after(value: str | None) -> PublishedAfter | None:
+    """A date keeps pages published after that day. Pages carry a date without a time, so a time
+    keeps pages published on its day (in UTC) too: they may well be after it."""
     if value is None:
         return None
     try:
         if len(value) == 10:
-            return date.fromisoformat(value).isoformat()
-        return datetime.fromisoformat(value.replace("Z", "+00:00")).date().isoformat()
+            day = date.fromisoformat(value)
+            return PublishedAfter(day.isoformat(), day.isoformat())
+        when = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
     except ValueError as exc:
         raise invalid_param(
             "published_after", "must be a date (YYYY-MM-DD) or an RFC 3339 time"
         ) from exc
+    if when.tzinfo is None:
+        raise invalid_param("published_after", "a time needs its offset, e.g. 2026-03-02T09:00:00Z")
+    utc = when.astimezone(UTC)
+    day_before = utc.date() - timedelta(days=1)
+    return PublishedAfter(utc.strftime("%Y-%m-%dT%H:%M:%SZ"), day_before.isoformat())
 
 
 def parse_collection(value: str | None) -> str | None:
@@ -206,6 +222,7 @@ def content_query(
     effective_sort = sort or ("relevance" if q else "cited")
     if effective_sort == "relevance" and not q:
         raise invalid_param("sort", "relevance needs q")
+    published = parse_published_after(published_after)
     query = ContentQuery(
         q=q,
         fts=fts,
@@ -222,7 +239,7 @@ def content_query(
         promotional_max=promotional_max,
         has_code=has_code,
         words_min=words_min,
-        published_after=parse_published_after(published_after),
+        published_after=published.after if published else None,
         sort=effective_sort,
         limit=limit,
         offset=offset,
@@ -242,7 +259,7 @@ def content_query(
         "promotional_max": promotional_max,
         "has_code": has_code,
         "words_min": words_min,
-        "published_after": query.published_after,
+        "published_after": published.applied if published else None,
     }
     return ContentRequest(query, {k: v for k, v in applied.items() if v is not None})
 
