@@ -167,3 +167,21 @@ def test_sitemap_times_are_rfc3339(crawled: tuple[Running, dict[str, Any]]) -> N
     sitemaps = record["sitemaps"]
     assert [s["url"] for s in sitemaps] == ["http://acme.test/sitemap.xml"], sitemaps
     assert sitemaps[0]["last_modified"] == "2026-11-03T08:00:00Z"  # sent as an HTTP date
+
+
+def test_repeated_list_parameters_are_joined_and_others_refused(
+    crawled: tuple[Running, dict[str, Any]],
+) -> None:
+    srv, _ = crawled
+    joined = srv.client.get("/api/content?type=docs,blog&locale=en").json()
+    repeated = srv.client.get("/api/content?type=docs&type=blog&locale=en").json()
+    assert repeated["filters"]["applied"] == joined["filters"]["applied"]
+    assert repeated["filters"]["applied"]["type"] == ["docs", "blog"]
+    assert [p["id"] for p in repeated["data"]] == [p["id"] for p in joined["data"]]
+    r = srv.client.get("/api/content?limit=5&limit=10")
+    assert r.status_code == 400 and r.json()["errors"] == [
+        {"param": "limit", "message": "given more than once"}
+    ]
+    assert r.headers["x-webcorpus-version"]
+    r = srv.client.get("/api/search?q=lease&q=queue&mode=text")
+    assert r.status_code == 400 and r.json()["errors"][0]["param"] == "q"

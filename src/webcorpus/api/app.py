@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request, Response
 
 from webcorpus import __version__
 from webcorpus.api import collections, content, crawl, domains, facets, jobs, problems, search
+from webcorpus.api.query import RepeatedParams
 from webcorpus.config import Settings
 from webcorpus.mcp import http as mcp_http
 from webcorpus.services.crawls import RateLimiter
@@ -57,6 +58,7 @@ def create_app(
     app.state.search_engine = SearchEngine(store, settings)
     problems.install(app)
     problems.install_openapi(app)
+    app.add_middleware(RepeatedParams)  # inside the version header middleware below
 
     @app.middleware("http")
     async def version_header(
