@@ -218,6 +218,117 @@ def test_list_content_invalid_arguments(crawled: tuple[Running, dict[str, Any]])
     assert "published_after" in error_text(bad)
 
 
+def problem_of(
+    result: CallToolResult, param: str, code: str = "invalid_parameter"
+) -> dict[str, Any]:
+    """A tool error carrying the RFC 9457 problem document, naming ``param``."""
+    assert error_text(result).startswith(f"{code}: {param}"), error_text(result)
+    problem = result.structured_content
+    assert problem is not None, error_text(result)
+    assert problem["status"] == 400 and problem["code"] == code
+    assert problem["type"] == f"urn:webcorpus:error:{code}"
+    key = "field" if code == "invalid_body" else "param"
+    assert [e[key] for e in problem["errors"]] == [param], problem
+    return problem
+
+
+def test_list_content_bad_values_are_problems(crawled: tuple[Running, dict[str, Any]]) -> None:
+    """Vocabulary and limit checks are the services': the same problem document as over HTTP."""
+    srv, _ = crawled
+    cases: list[tuple[dict[str, Any], dict[str, Any], str]] = [
+        ({"type": ["bogus"]}, {"type": "bogus"}, "type"),
+        ({"type": "docs,bogus"}, {"type": "docs,bogus"}, "type"),
+        ({"limit": 500}, {"limit": 500}, "limit"),
+        ({"format": ["nope"]}, {"format": "nope"}, "format"),
+        ({"audience": "robots"}, {"audience": "robots"}, "audience"),
+        ({"topics": ["cooking"]}, {"topics": "cooking"}, "topics"),
+        ({"sort": "random"}, {"sort": "random"}, "sort"),
+        ({"offset": 20000}, {"offset": 20000}, "offset"),
+    ]
+    for mcp_args, http_params, param in cases:
+        got = problem_of(call_sync(srv, "list_content", mcp_args), param)
+        http = srv.client.get("/api/content", params=http_params)
+        assert http.status_code == 400
+        if param not in ("sort", "offset"):  # HTTP checks these two in its own route signature
+            assert got == http.json(), (mcp_args, got, http.json())
+    assert "100" in problem_of(call_sync(srv, "list_content", {"limit": 500}), "limit")["detail"]
+    assert "docs" in problem_of(call_sync(srv, "list_content", {"type": ["x"]}), "type")["detail"]
+    problem_of(call_sync(srv, "list_content", {"technicality_min": 2}), "technicality_min")
+    problem_of(call_sync(srv, "list_content", {"q": ""}), "q")
+    # the other tools check their bounds the same way
+    got = problem_of(call_sync(srv, "search", {"q": "x", "limit": 51}), "limit")
+    assert got == srv.client.get("/api/search", params={"q": "x", "limit": 51}).json()
+    problem_of(call_sync(srv, "search", {"q": "x", "topics": "cooking"}), "topics")
+    problem_of(call_sync(srv, "search", {"q": "x", "mode": "fuzzy"}), "mode")
+    problem_of(call_sync(srv, "get_domain_markdown", {"domain": "x.org", "limit": 501}), "limit")
+    problem_of(call_sync(srv, "get_domain_markdown", {"domain": "x.org", "type": "x"}), "type")
+    problem_of(call_sync(srv, "list_collections", {"limit": 101}), "limit")
+    problem_of(
+        call_sync(srv, "get_page_markdown", {"page_id": "pg_0", "max_chars": 0}), "max_chars"
+    )
+    problem_of(call_sync(srv, "list_facets", {"domain": "not a domain"}), "domain")
+    refused = call_sync(srv, "start_crawl", {"domain": "example.org", "budget": 10**6}, srv.auth)
+    problem_of(refused, "budget", "invalid_body")
+
+
+def test_list_arguments_take_a_comma_string_or_a_list(
+    crawled: tuple[Running, dict[str, Any]],
+) -> None:
+    """A comma-list HTTP parameter is a string ("docs,blog") or a list of strings over MCP."""
+    srv, _ = crawled
+    want = srv.client.get("/api/content", params={"type": "docs,blog"}).json()
+    assert want["total"] > 0
+    assert ok(call_sync(srv, "list_content", {"type": "docs,blog"})) == want
+    assert ok(call_sync(srv, "list_content", {"type": ["docs", "blog"]})) == want
+    assert ok(call_sync(srv, "list_content", {"type": "docs"})) == (
+        srv.client.get("/api/content", params={"type": "docs"}).json()
+    )
+    http_params = {
+        "domain": "postgresql.org",
+        "locale": "en",
+        "format": "article,reference,tutorial,listing,landing,faq,form,media,other",
+        "audience": "developers,technical,general",
+        "limit": 3,
+    }
+    want = srv.client.get("/api/content", params=http_params).json()
+    as_lists = {k: v.split(",") if isinstance(v, str) else v for k, v in http_params.items()}
+    assert ok(call_sync(srv, "list_content", http_params)) == want
+    assert ok(call_sync(srv, "list_content", as_lists)) == want
+    topic = {"topics": "databases", "limit": 3}
+    assert ok(call_sync(srv, "list_content", topic)) == (
+        srv.client.get("/api/content", params=topic).json()
+    )
+    search = {"q": "table", "mode": "text", "type": "docs,blog", "domain": "postgresql.org"}
+    got = ok(call_sync(srv, "search", search))
+    assert got == srv.client.get("/api/search", params=search).json()
+    assert got["filters"]["applied"]["type"] == ["docs", "blog"]
+    facets = ok(call_sync(srv, "list_facets", {"domain": "postgresql.org"}))
+    assert facets["filters"]["applied"] == {"domain": ["postgresql.org"]}
+    bundle = {"domain": "postgresql.org", "limit": 2, "max_chars": 1_000_000}
+    one = ok(call_sync(srv, "get_domain_markdown", {**bundle, "type": "docs,blog"}))
+    other = ok(call_sync(srv, "get_domain_markdown", {**bundle, "type": ["docs", "blog"]}))
+    assert without_stamp(one["markdown"]) == without_stamp(other["markdown"])
+
+
+def test_argument_type_errors_are_problems(crawled: tuple[Running, dict[str, Any]]) -> None:
+    """What the SDK's argument model rejects (wrong JSON type, missing argument) comes back as a
+    problem document too, not as the SDK's plain text."""
+    srv, _ = crawled
+    got = problem_of(call_sync(srv, "list_content", {"limit": "abc"}), "limit")
+    assert got == srv.client.get("/api/content", params={"limit": "abc"}).json()
+    problem_of(call_sync(srv, "list_content", {"type": 5}), "type")
+    problem_of(call_sync(srv, "list_content", {"type": ["docs", 5]}), "type")
+    problem_of(call_sync(srv, "list_content", {"has_code": "maybe"}), "has_code")
+    assert "is required" in problem_of(call_sync(srv, "get_page", {}), "page_id")["detail"]
+    problem_of(call_sync(srv, "search", {}), "q")
+    crawl = call_sync(srv, "start_crawl", {"domain": "example.org", "budget": "x"}, srv.auth)
+    problem_of(crawl, "budget", "invalid_body")
+    # several bad arguments: one entry each
+    both = call_sync(srv, "list_content", {"limit": "abc", "offset": "def"})
+    assert both.structured_content is not None
+    assert [e["param"] for e in both.structured_content["errors"]] == ["limit", "offset"]
+
+
 def test_get_page_and_markdown_match_http(crawled: tuple[Running, dict[str, Any]]) -> None:
     srv, _ = crawled
     listing = srv.client.get(

@@ -1,4 +1,3 @@
-# mypy: disable-error-code="valid-type"
 """The MCP tools: each one parses its arguments, calls the same service as its HTTP twin, and
 shapes the answer (structured content = the HTTP API's JSON; text content = that JSON, or the
 markdown itself for the markdown tools).
@@ -6,15 +5,24 @@ markdown itself for the markdown tools).
 Failures a caller can fix (unknown page, bad filter, missing key) come back as tool results with
 ``isError`` and a message saying what to change; the structured content of such a result is the
 RFC 9457 problem document the HTTP API would send.
+
+Arguments mirror the HTTP parameters: a filter the HTTP API takes as a comma list accepts a
+string (``"docs,blog"``) or a list of strings, and vocabularies, bounds and limits are checked by
+the services (``webcorpus.services.params``), not by the SDK's argument model, so that a bad
+value gets the same problem document as over HTTP. The JSON Schema of each tool still states the
+vocabularies (``enum``) and bounds (``minimum``/``maximum``/``maxLength``). What the argument model
+itself still rejects (a wrong JSON type, a missing required argument) is turned into a problem
+document as well, by ``WebcorpusServer.call_tool``.
 """
 
 import json
-from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
 
 from webcorpus import __version__
 from webcorpus.api.envelope import envelope
@@ -34,13 +42,6 @@ from webcorpus.services import (
 from webcorpus.services.errors import TITLES, ServiceError, invalid_param
 from webcorpus.services.search import SearchEngine
 from webcorpus.store import Store
-
-TypeValue = Literal[tuple(TYPES)]
-FormatValue = Literal[tuple(FORMATS)]
-AudienceValue = Literal[tuple(AUDIENCES)]
-TopicValue = Literal[tuple(TOPICS)]
-SortValue = Literal[params.CONTENT_SORTS]
-ModeValue = Literal[params.SEARCH_MODES]
 
 DEFAULT_MAX_CHARS = 20_000
 MAX_MAX_CHARS = 1_000_000
@@ -136,40 +137,120 @@ class CrawlAccepted(_Open):
 
 JSON = Annotated[CallToolResult, dict[str, Any]]
 
+
+# Argument types. The Python type is what the SDK's argument model accepts (JSON types only);
+# the JSON Schema published for it (WithJsonSchema) states the vocabulary or the bounds, which
+# the services check so that a bad value is answered with a problem document.
+def _list_schema(vocabulary: Mapping[str, str] | None = None, example: str = "") -> WithJsonSchema:
+    """A comma-list HTTP parameter: a list of strings or one string with commas, or null."""
+    items: dict[str, Any] = {"type": "string"}
+    if vocabulary is not None:
+        items["enum"] = list(vocabulary)
+    return WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "array", "items": items},
+                {
+                    "type": "string",
+                    "description": f"comma list of the same values, as over HTTP: '{example}'",
+                },
+                {"type": "null"},
+            ]
+        }
+    )
+
+
+def _number_schema(
+    kind: str,
+    low: float | None = None,
+    high: float | None = None,
+    *,
+    nullable: bool = False,
+) -> WithJsonSchema:
+    schema: dict[str, Any] = {"type": kind}
+    if low is not None:
+        schema["minimum"] = low
+    if high is not None:
+        schema["maximum"] = high
+    return WithJsonSchema({"anyOf": [schema, {"type": "null"}]} if nullable else schema)
+
+
+def _choice_schema(values: tuple[str, ...], *, nullable: bool = False) -> WithJsonSchema:
+    schema: dict[str, Any] = {"type": "string", "enum": list(values)}
+    return WithJsonSchema({"anyOf": [schema, {"type": "null"}]} if nullable else schema)
+
+
+def _text_schema(max_length: int, *, nullable: bool = False) -> WithJsonSchema:
+    schema: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": max_length}
+    return WithJsonSchema({"anyOf": [schema, {"type": "null"}]} if nullable else schema)
+
+
+ListArg = str | list[str] | None
+
 Domains = Annotated[
-    list[str] | None,
+    ListArg,
+    _list_schema(example="python.org,djangoproject.com"),
     Field(description="root domains, any of (e.g. ['python.org']); subdomains are included"),
 ]
 Collection = Annotated[str | None, Field(description="a shelf slug: only companies on that shelf")]
 Locales = Annotated[
-    list[str] | None, Field(description="BCP 47 tags, any of; 'de' matches de, de-DE, de-AT")
+    ListArg,
+    _list_schema(example="de,en-US"),
+    Field(description="BCP 47 tags, any of; 'de' matches de, de-DE, de-AT"),
 ]
-Types = Annotated[list[TypeValue] | None, Field(description="page types, any of")]
-Formats = Annotated[list[FormatValue] | None, Field(description="formats, any of")]
-Audiences = Annotated[list[AudienceValue] | None, Field(description="audiences, any of")]
-Topics = Annotated[list[TopicValue] | None, Field(description="topics, any of")]
+Types = Annotated[
+    ListArg,
+    _list_schema(TYPES, "docs,blog"),
+    Field(description="page types, any of: a list (['docs', 'blog']) or a comma list"),
+]
+Formats = Annotated[
+    ListArg,
+    _list_schema(FORMATS, "article,tutorial"),
+    Field(description="formats, any of: a list or a comma list"),
+]
+Audiences = Annotated[
+    ListArg,
+    _list_schema(AUDIENCES, "developers,technical"),
+    Field(description="audiences, any of: a list or a comma list"),
+]
+Topics = Annotated[
+    ListArg,
+    _list_schema(TOPICS, "databases,security"),
+    Field(description="topics, any of: a list or a comma list"),
+]
+Score = float | None
 TechnicalityMin = Annotated[
-    float | None, Field(ge=0, le=1, description="technicality at least (0 lay .. 1 specialist)")
+    Score,
+    _number_schema("number", 0, 1, nullable=True),
+    Field(description="technicality at least (0 lay .. 1 specialist)"),
 ]
 DepthMin = Annotated[
-    float | None, Field(ge=0, le=1, description="depth at least (0 thin .. 1 substantive)")
+    Score,
+    _number_schema("number", 0, 1, nullable=True),
+    Field(description="depth at least (0 thin .. 1 substantive)"),
 ]
 OriginalityMin = Annotated[
-    float | None, Field(ge=0, le=1, description="originality at least (0 boilerplate .. 1 unique)")
+    Score,
+    _number_schema("number", 0, 1, nullable=True),
+    Field(description="originality at least (0 boilerplate .. 1 unique)"),
 ]
 PromotionalMax = Annotated[
-    float | None, Field(ge=0, le=1, description="promotional at most (0 neutral .. 1 sales copy)")
+    Score,
+    _number_schema("number", 0, 1, nullable=True),
+    Field(description="promotional at most (0 neutral .. 1 sales copy)"),
 ]
 MaxChars = Annotated[
     int,
-    Field(
-        ge=1,
-        le=MAX_MAX_CHARS,
-        description="most characters returned; the result says when it truncated",
-    ),
+    _number_schema("integer", 1, MAX_MAX_CHARS),
+    Field(description="most characters returned; the result says when it truncated"),
 ]
 Offset = Annotated[
-    int, Field(ge=0, description="start at this character (next_offset of a previous call)")
+    int,
+    _number_schema("integer", 0),
+    Field(description="start at this character (next_offset of a previous call)"),
+]
+ListOffset = Annotated[
+    int, _number_schema("integer", 0, params.MAX_OFFSET), Field(description="skip")
 ]
 PageId = Annotated[
     str,
@@ -220,6 +301,50 @@ def _run(fn: Callable[[], CallToolResult]) -> CallToolResult:
         return fn()
     except ServiceError as exc:
         return _error(exc)
+
+
+# Tools whose arguments are the JSON body of their HTTP twin (POST): their errors name fields.
+BODY_TOOLS = frozenset({"start_crawl", "place_on_shelf"})
+
+
+def argument_error(tool: str, exc: ValidationError) -> ServiceError:
+    """The SDK's argument-model rejection (wrong JSON type, missing argument) as the problem the
+    HTTP API sends for a query parameter (or body field) it cannot parse: one entry per argument."""
+    messages: dict[str, list[str]] = {}
+    for err in exc.errors():
+        loc = [str(part) for part in err.get("loc", ())]
+        name = loc[0] if loc else "arguments"
+        message = "is required" if err.get("type") == "missing" else str(err.get("msg", "invalid"))
+        # a list item's position (loc ends in an index) says which item is wrong
+        index = next((part for part in reversed(loc[1:]) if part.isdigit()), None)
+        if index is not None:
+            message = f"item {index}: {message}"
+        if message not in messages.setdefault(name, []):
+            messages[name].append(message)
+    key, code = ("field", "invalid_body") if tool in BODY_TOOLS else ("param", "invalid_parameter")
+    errors = [{key: name, "message": " or ".join(msgs)} for name, msgs in messages.items()]
+    detail = "; ".join(f"{e[key]}: {e['message']}" for e in errors)
+    return ServiceError(code, detail, errors)
+
+
+class WebcorpusServer(MCPServer[Any]):
+    """The SDK's server, with one change: arguments its argument model rejects (before the tool
+    runs) come back as a problem document, like every other argument error, instead of the
+    SDK's plain "Error executing tool ..." text with no structured content."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            # Tool.run raises a ToolError caused by a ValidationError only for argument
+            # validation; a ValidationError inside a tool body is an UnexpectedToolError.
+            if isinstance(exc, UnexpectedToolError) or not isinstance(
+                exc.__cause__, ValidationError
+            ):
+                raise
+            return _error(argument_error(name, exc.__cause__))
 
 
 def clip(text: str, offset: int, max_chars: int) -> dict[str, Any]:
@@ -292,7 +417,7 @@ class Tools:
 def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
     """The MCP server with every tool registered; ``state`` is the FastAPI app's state."""
     t = Tools(settings, store, state)
-    server: MCPServer = MCPServer(
+    server = WebcorpusServer(
         "webcorpus",
         title="webcorpus",
         version=__version__,
@@ -303,11 +428,8 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
 
     Query = Annotated[
         str | None,
-        Field(
-            min_length=1,
-            max_length=s.max_q_chars,
-            description="full-text query over title and body; enables sort=relevance",
-        ),
+        _text_schema(s.max_q_chars, nullable=True),
+        Field(description="full-text query over title and body; enables sort=relevance"),
     ]
 
     # ---------------------------------------------------------------- search
@@ -324,11 +446,10 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
     )
     def search(
         ctx: Context,
-        q: Annotated[
-            str, Field(min_length=1, max_length=s.max_q_chars, description="the question or words")
-        ],
+        q: Annotated[str, _text_schema(s.max_q_chars), Field(description="the question or words")],
         mode: Annotated[
-            ModeValue,
+            str,
+            _choice_schema(params.SEARCH_MODES),
             Field(description="hybrid (default) fuses text and vector ranks; text or vector alone"),
         ] = "hybrid",
         domain: Domains = None,
@@ -337,7 +458,9 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
         type: Types = None,
         topics: Topics = None,
         technicality_min: TechnicalityMin = None,
-        limit: Annotated[int, Field(ge=1, le=s.search_limit, description="passages")] = 10,
+        limit: Annotated[
+            int, _number_schema("integer", 1, s.search_limit), Field(description="passages")
+        ] = 10,
     ) -> JSON:
         def run() -> CallToolResult:
             t.require_read(ctx)
@@ -391,16 +514,23 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
         originality_min: OriginalityMin = None,
         promotional_max: PromotionalMax = None,
         has_code: Annotated[bool | None, Field(description="pages with / without code")] = None,
-        words_min: Annotated[int | None, Field(ge=0, description="word count at least")] = None,
+        words_min: Annotated[
+            int | None,
+            _number_schema("integer", 0, nullable=True),
+            Field(description="word count at least"),
+        ] = None,
         published_after: Annotated[
             str | None, Field(description="published strictly after this date (YYYY-MM-DD)")
         ] = None,
         sort: Annotated[
-            SortValue | None,
+            str | None,
+            _choice_schema(params.CONTENT_SORTS, nullable=True),
             Field(description="default relevance with q, else cited (most cited first)"),
         ] = None,
-        limit: Annotated[int, Field(ge=1, le=s.content_limit, description="pages")] = 20,
-        offset: Annotated[int, Field(ge=0, le=params.MAX_OFFSET, description="skip")] = 0,
+        limit: Annotated[
+            int, _number_schema("integer", 1, s.content_limit), Field(description="pages")
+        ] = 20,
+        offset: ListOffset = 0,
     ) -> Annotated[CallToolResult, ContentList]:
         def run() -> CallToolResult:
             t.require_read(ctx)
@@ -484,6 +614,8 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
     ) -> Annotated[CallToolResult, MarkdownPart]:
         def run() -> CallToolResult:
             t.require_read(ctx)
+            params.check_int("max_chars", max_chars, 1, MAX_MAX_CHARS)
+            params.check_int("offset", offset, 0)
             text = content.page_markdown(t.store, page_id)
             pid = content.normalize_page_id(page_id)
             return _markdown_result({"page_id": pid}, text, offset, max_chars)
@@ -523,7 +655,9 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
         ctx: Context,
         domain: Domain,
         limit: Annotated[
-            int, Field(ge=1, le=s.bundle_limit, description="most pages in the bundle")
+            int,
+            _number_schema("integer", 1, s.bundle_limit),
+            Field(description="most pages in the bundle"),
         ] = 100,
         type: Types = None,
         technicality_min: TechnicalityMin = None,
@@ -532,6 +666,9 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
     ) -> Annotated[CallToolResult, MarkdownPart]:
         def run() -> CallToolResult:
             t.require_read(ctx)
+            params.check_int("limit", limit, 1, t.settings.bundle_limit)
+            params.check_int("max_chars", max_chars, 1, MAX_MAX_CHARS)
+            params.check_int("offset", offset, 0)
             root = domains.parse_domain(t.settings, domain)
             text = bundle.domain_markdown_text(
                 t.store,
@@ -555,11 +692,15 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
     )
     def list_collections(
         ctx: Context,
-        limit: Annotated[int, Field(ge=1, le=100, description="shelves")] = 100,
-        offset: Annotated[int, Field(ge=0, le=params.MAX_OFFSET, description="skip")] = 0,
+        limit: Annotated[
+            int, _number_schema("integer", 1, 100), Field(description="shelves")
+        ] = 100,
+        offset: ListOffset = 0,
     ) -> JSON:
         def run() -> CallToolResult:
             t.require_read(ctx)
+            params.check_int("limit", limit, 1, 100)
+            params.check_int("offset", offset, 0, params.MAX_OFFSET)
             data, total = collections.list_collections(t.store, limit, offset)
             return _ok(
                 envelope(
@@ -643,6 +784,7 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
                     total=len(data),
                     limit=len(data),
                     offset=0,
+                    sort="facet",
                     applied=applied,
                     unknown=_unrecognized(ctx, {"domain", "collection"}),
                     pages=pages,
@@ -668,7 +810,9 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
             Field(min_length=1, max_length=253, description="root domain, e.g. example.com"),
         ],
         budget: Annotated[
-            int, Field(ge=1, le=s.max_budget, description="most pages fetched by this job")
+            int,
+            _number_schema("integer", 1, s.max_budget),
+            Field(description="most pages fetched by this job"),
         ] = s.default_budget,
         refresh: Annotated[
             bool, Field(description="re-fetch pages already indexed (conditional requests)")
@@ -693,9 +837,7 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
             }
             parsed = crawls.parse_crawl_body(body, t.settings)
             limiter = getattr(t.state, "rate_limiter", None)
-            if limiter is not None:
-                limiter.check(key["id"])
-            job = crawls.start_crawl(t.store, parsed, key["id"])
+            job = crawls.start_crawl(t.store, parsed, key["id"], limiter=limiter)
             wake = getattr(t.state, "wake_worker", None)
             if wake:
                 wake()
