@@ -52,7 +52,13 @@ def list_content(
     promotional_max: Score = None,
     has_code: bool | None = None,
     words_min: Annotated[int | None, Query(ge=0)] = None,
-    published_after: str | None = None,
+    published_after: Annotated[
+        str | None,
+        Query(
+            description="published strictly after this date (YYYY-MM-DD); or after an RFC 3339 "
+            "time, which keeps pages dated its day (UTC) too, as pages carry only a date"
+        ),
+    ] = None,
     sort: Sort | None = None,
     limit: Annotated[int, Query(ge=1, description="at most WEBCORPUS_CONTENT_LIMIT (100)")] = 20,
     offset: Annotated[int, Query(ge=0, le=10000)] = 0,

@@ -520,7 +520,11 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
             Field(description="word count at least"),
         ] = None,
         published_after: Annotated[
-            str | None, Field(description="published strictly after this date (YYYY-MM-DD)")
+            str | None,
+            Field(
+                description="published strictly after this date (YYYY-MM-DD); or after an RFC "
+                "3339 time, which keeps pages dated its day (UTC) too, as pages carry only a date"
+            ),
         ] = None,
         sort: Annotated[
             str | None,
