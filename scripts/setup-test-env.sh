@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prepare what the loopback test websites (tests/sites/) need. Idempotent; run as root on Debian 12.
 #   - installs nginx (nginx-light) when no nginx binary is on the machine
+#   - installs chromium (screenshots) when it is missing
 #   - downloads the Debian documentation packages the sites are built from into a cache dir
 #     ($WEBCORPUS_TEST_CACHE, default $HOME/.cache/webcorpus-test) and unpacks them once.
 # Set WEBCORPUS_TEST_DEBS_FROM=DIR to copy already-downloaded .debs from DIR instead of downloading.
@@ -50,6 +51,17 @@ if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
   if [ "$made_policy" -eq 1 ]; then as_root rm -f /usr/sbin/policy-rc.d; fi
 else
   log "nginx already installed"
+fi
+
+# 1b. Chromium for screenshots (Debian's package; Playwright drives it, never downloads one).
+if ! command -v chromium >/dev/null 2>&1; then
+  log "installing chromium"
+  install_chromium() {
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends chromium
+  }
+  install_chromium || { apt_update_once; install_chromium; }
+else
+  log "chromium already installed"
 fi
 
 # 2. Download the .debs into the cache.

@@ -283,7 +283,7 @@ def test_list_arguments_take_a_comma_string_or_a_list(
     assert ok(call_sync(srv, "list_content", {"type": "docs"})) == (
         srv.client.get("/api/content", params={"type": "docs"}).json()
     )
-    http_params = {
+    http_params: dict[str, str | int] = {
         "domain": "postgresql.org",
         "locale": "en",
         "format": "article,reference,tutorial,listing,landing,faq,form,media,other",
@@ -294,7 +294,7 @@ def test_list_arguments_take_a_comma_string_or_a_list(
     as_lists = {k: v.split(",") if isinstance(v, str) else v for k, v in http_params.items()}
     assert ok(call_sync(srv, "list_content", http_params)) == want
     assert ok(call_sync(srv, "list_content", as_lists)) == want
-    topic = {"topics": "databases", "limit": 3}
+    topic: dict[str, str | int] = {"topics": "databases", "limit": 3}
     assert ok(call_sync(srv, "list_content", topic)) == (
         srv.client.get("/api/content", params=topic).json()
     )

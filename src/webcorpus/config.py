@@ -72,6 +72,12 @@ class Settings(BaseSettings):
     embed_threads: int = 0
     """Embedding lanes: batches embedded side by side, one thread each (0: one per core)."""
 
+    # Screenshots (the crawl's `shots`)
+    chromium_path: Path | None = None
+    """The browser for screenshots (default: chromium or google-chrome on PATH)."""
+    screenshot_timeout_s: float = Field(default=20.0, gt=0)
+    """Longest wait for a page to load before its screenshot is taken as it stands."""
+
     # Workers
     worker: bool = True
     worker_jobs: int = Field(default=4, ge=1, le=64)

@@ -12,7 +12,7 @@ import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 LAST_MODIFIED = "Tue, 03 Nov 2026 08:00:00 GMT"  # of every file
 
@@ -22,6 +22,8 @@ class StaticSite:
     host: str
     port: int
     refused_port: int
+    hits: list[str] = field(default_factory=list)
+    """Paths requested so far, in order."""
 
     def connect_to(self) -> list[str]:
         hosts = (self.host, f"www.{self.host}")
@@ -30,10 +32,11 @@ class StaticSite:
         ]
 
 
-def _handler(pages: dict[str, str]) -> type[http.server.BaseHTTPRequestHandler]:
+def _handler(pages: dict[str, str], hits: list[str]) -> type[http.server.BaseHTTPRequestHandler]:
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             path = self.path.split("?", 1)[0]
+            hits.append(path)
             body = pages.get(path)
             if body is None:
                 self.send_response(404)
@@ -41,7 +44,7 @@ def _handler(pages: dict[str, str]) -> type[http.server.BaseHTTPRequestHandler]:
                 self.end_headers()
                 return
             data = body.encode("utf-8")
-            kind = {"txt": "text/plain", "xml": "application/xml"}.get(
+            kind = {"txt": "text/plain", "xml": "application/xml", "css": "text/css"}.get(
                 path.rsplit(".", 1)[-1], "text/html; charset=utf-8"
             )
             self.send_response(200)
@@ -59,13 +62,14 @@ def _handler(pages: dict[str, str]) -> type[http.server.BaseHTTPRequestHandler]:
 
 @contextmanager
 def serve_site(pages: dict[str, str], *, host: str = "acme.test") -> Iterator[StaticSite]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _handler(pages))
+    hits: list[str] = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _handler(pages, hits))
     refuser = socket.socket()
     refuser.bind(("127.0.0.1", 0))  # bound, not listening: connections are refused
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield StaticSite(host, int(server.server_address[1]), int(refuser.getsockname()[1]))
+        yield StaticSite(host, int(server.server_address[1]), int(refuser.getsockname()[1]), hits)
     finally:
         server.shutdown()
         server.server_close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 
 from webcorpus.api.deps import get_settings, get_store, require_read
 from webcorpus.api.envelope import MarkdownResponse, envelope, unrecognized
@@ -104,6 +104,17 @@ def list_content(
 def page_markdown(request: Request, page_id: str) -> MarkdownResponse:
     body = content.page_markdown(get_store(request), page_id)
     return MarkdownResponse(body, media_type="text/markdown; charset=utf-8")
+
+
+@router.get(
+    "/api/content/{page_id}/screenshot.png",
+    response_class=Response,
+    responses={200: {"content": {"image/png": {}}}},
+    summary="The page's latest screenshot (1280x800 PNG)",
+)
+def page_screenshot(request: Request, page_id: str) -> Response:
+    png = content.screenshot_png(get_store(request), page_id)
+    return Response(png, media_type="image/png", headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/api/content/{page_id}", summary="One page as JSON")

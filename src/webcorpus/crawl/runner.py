@@ -36,6 +36,7 @@ from webcorpus.crawl.types import FetchResult
 from webcorpus.crawl.urls import TrapGuard, in_scope, normalize_url, page_id, url_host
 from webcorpus.crawl.writes import WriteBatcher
 from webcorpus.facets import boilerplate_share, max_similarity, originality_from
+from webcorpus.render.screenshots import Camera, ScreenshotsUnavailable, ShotFailed, find_chromium
 from webcorpus.services import citations
 from webcorpus.services.clock import http_date_iso, now_iso
 from webcorpus.store import Store
@@ -220,7 +221,10 @@ class JobRunner:
         await asyncio.get_running_loop().run_in_executor(
             None, citations.recompute, self.store, self.domain
         )
-        if not self.cancelled and not await self._wait_embeddings():
+        shots = int(self.job.params.get("shots") or 0)
+        if shots and not self.cancelled and not await self._screenshots(shots):
+            state = "cancelled"  # while its screenshots were being taken
+        if not self.cancelled and state != "cancelled" and not await self._wait_embeddings():
             state = "cancelled"  # while its chunks were waiting for vectors
         self.info["cpu_ms_per_page"] = round(self.cpu_ms / max(1, self.fetched), 2)
         # Still ours? A lease that expired (renewals failing) may have gone to another worker,
@@ -239,6 +243,54 @@ class JobRunner:
             lease_owner=None,
         )
         log.info("job %s ended %s after %d fetches", job_id, state, self.fetched)
+
+    async def _screenshots(self, n: int) -> bool:
+        """Screenshot the homepage and the most cited pages, ``n`` at most, reporting in the job's
+        ``info["screenshots"]`` what was taken and what failed and why. False: the job was
+        cancelled meanwhile."""
+        report: dict[str, Any] = {"requested": n, "taken": 0, "failed": []}
+        self.info["screenshots"] = report
+        targets = await self._db(
+            self.store.screenshot_targets, self.domain, self.info.get("entry_url"), n
+        )
+        report["requested"] = len(targets)
+        try:
+            chromium = find_chromium(self.settings.chromium_path)
+            async with (
+                Fetcher(self.settings) as fetcher,
+                Camera(
+                    chromium,
+                    functools.partial(fetcher.fetch, accept="*/*"),
+                    timeout_s=self.settings.screenshot_timeout_s,
+                ) as camera,
+            ):
+                for pid, url in targets:
+                    if await self._db(self.store.is_cancel_requested, self.job.id):
+                        return False
+                    try:
+                        shot = await camera.shoot(url)
+                    except ShotFailed as exc:
+                        report["failed"].append({"url": url, "reason": str(exc)})
+                    else:
+                        await self._db(
+                            self.store.save_screenshot,
+                            pid,
+                            shot.width,
+                            shot.height,
+                            now_iso(),
+                            self.job.id,
+                            shot.png,
+                        )
+                        report["taken"] += 1
+                    if not await self._db(
+                        self.store.renew_lease, self.job.id, self.owner, self.settings.job_lease_s
+                    ):
+                        raise LeaseLost
+                    await self._db(self.store.update_job, self.job.id, info=self.info)
+        except ScreenshotsUnavailable as exc:
+            report["error"] = str(exc)
+            log.warning("job %s: no screenshots: %s", self.job.id, exc)
+        return True
 
     async def _wait_embeddings(self) -> bool:
         """A job reaches its final state only once its chunks have vectors. False: the job was

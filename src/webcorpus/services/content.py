@@ -32,6 +32,21 @@ def normalize_page_id(value: str) -> str:
     return value if value.startswith("pg_") else f"pg_{value}"
 
 
+def screenshot_path(page_id: str) -> str:
+    return f"/api/content/{page_id}/screenshot.png"
+
+
+def screenshot_png(store: Store, page_id: str) -> bytes:
+    """The PNG of the page's latest screenshot (404 when it has none)."""
+    pid = normalize_page_id(page_id)
+    png = store.screenshot_png(pid)
+    if png is None:
+        if store.get_page(pid) is None:
+            raise not_found(f"page {pid}")
+        raise not_found(f"a screenshot of page {pid} (crawl with shots to take one)")
+    return png
+
+
 def facets_of(row: dict[str, Any]) -> dict[str, Any]:
     return {
         "type": row["type"],
@@ -89,7 +104,9 @@ def get_page(
         page["markdown"] = row["markdown"]
     page["hreflang"] = [{"hreflang": h, "url": u} for h, u in json.loads(row["hreflang"] or "[]")]
     page["assets"] = store.page_assets(pid)
-    page["screenshots"] = store.page_screenshots(pid)
+    page["screenshots"] = [
+        {"url": screenshot_path(pid), **shot} for shot in store.page_screenshots(pid)
+    ]
     page["history"] = [{**h, "changed": bool(h["changed"])} for h in store.page_history(pid)]
     page["cited_by"] = store.cited_by(pid)
     page["fetched_at"] = row["fetched_at"]

@@ -116,7 +116,17 @@ def job_view(store: Store, job: JobRecord) -> dict[str, Any]:
         "cancel_requested": job.cancel_requested,
         "resumes": job.resumes,
         "error": job.error,
+        **({"screenshots": screenshots(job)} if job.params.get("shots") else {}),
     }
+
+
+def screenshots(job: JobRecord) -> dict[str, Any]:
+    """What became of the screenshots the crawl asked for: requested (the pages chosen, at most
+    ``shots``), taken, failed (URL and reason) and, when none could be taken, the error."""
+    report = (job.info or {}).get("screenshots")
+    if report is None:  # the crawl phase is still running
+        return {"requested": job.params["shots"], "taken": 0, "failed": []}
+    return dict(report)
 
 
 def job_urls(

@@ -21,6 +21,7 @@ from webcorpus.store.sqlite.collections import CollectionsMixin
 from webcorpus.store.sqlite.db import Connection, ConnectionPool, connect, migrate
 from webcorpus.store.sqlite.domains import DomainsMixin
 from webcorpus.store.sqlite.facets import FacetsMixin
+from webcorpus.store.sqlite.screenshots import ScreenshotsMixin
 from webcorpus.store.sqlite.search import SearchMixin
 
 
@@ -62,7 +63,7 @@ _SORTS = {
 }
 
 
-class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
+class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, ScreenshotsMixin, SearchMixin):
     backend = "sqlite"
 
     def __init__(self, path: Path) -> None:
@@ -779,12 +780,6 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, SearchMixin):
     def page_assets(self, page_id: str) -> list[dict[str, Any]]:
         rows = self.conn.execute(
             "SELECT url, kind, alt FROM assets WHERE page_id = ? ORDER BY url", (page_id,)
-        ).fetchall()
-        return [dict(r) for r in rows]
-
-    def page_screenshots(self, page_id: str) -> list[dict[str, Any]]:
-        rows = self.conn.execute(
-            "SELECT url, width, height, taken_at FROM screenshots WHERE page_id = ?", (page_id,)
         ).fetchall()
         return [dict(r) for r in rows]
 

@@ -1,0 +1,1 @@
+"""Rendering pages in a browser (screenshots)."""
