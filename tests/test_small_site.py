@@ -34,7 +34,7 @@ def _page(title: str, body: str) -> str:
 
 
 PAGES = {
-    "/robots.txt": "User-agent: *\nAllow: /\nSitemap: http://acme.test/sitemap.xml\n",
+    "/robots.txt": ("User-agent: *\nDisallow: /private/\nSitemap: http://acme.test/sitemap.xml\n"),
     "/sitemap.xml": (
         '<?xml version="1.0" encoding="UTF-8"?>'
         '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
@@ -45,7 +45,8 @@ PAGES = {
         "Acme Widgets",
         f"<p>{PROSE * 3}</p><p>Start with the <a href='/docs/install.html'>install guide</a>.</p>"
         # the browser asks for these too; our fetcher refuses them (SSRF guard, no such host)
-        "<img src='http://10.0.0.1/secret.png' alt=''><img src='http://intranet.invalid/x.png'>",
+        "<img src='http://10.0.0.1/secret.png' alt=''><img src='http://intranet.invalid/x.png'>"
+        "<img src='/private/logo.png' alt=''>",  # robots.txt disallows it: never asked for
     ),
     "/style.css": "body { background: #fde; font-family: sans-serif }",
     "/docs/install.html": _page(
@@ -174,6 +175,7 @@ def test_screenshots_of_the_homepage_and_the_most_cited_page(
         assert struct.unpack(">II", png.content[16:24]) == (1280, 800)
         assert len(png.content) > 2000  # a rendered page, not a blank image
     assert "/style.css" in site.hits[before:]
+    assert "/private/logo.png" not in site.hits
     usage = pages["/docs/usage.html"]["id"]
     missing = srv.client.get(f"/api/content/{usage}/screenshot.png")
     assert missing.status_code == 404 and missing.json()["code"] == "not_found"

@@ -259,11 +259,10 @@ class JobRunner:
             async with (
                 Fetcher(self.settings) as fetcher,
                 Camera(
-                    chromium,
-                    functools.partial(fetcher.fetch, accept="*/*"),
-                    timeout_s=self.settings.screenshot_timeout_s,
+                    chromium, self._browser_fetch, timeout_s=self.settings.screenshot_timeout_s
                 ) as camera,
             ):
+                self.fetcher = fetcher  # the crawl's own has closed; robots.txt reads need one
                 for pid, url in targets:
                     if await self._db(self.store.is_cancel_requested, self.job.id):
                         return False
@@ -291,6 +290,14 @@ class JobRunner:
             report["error"] = str(exc)
             log.warning("job %s: no screenshots: %s", self.job.id, exc)
         return True
+
+    async def _browser_fetch(self, url: str) -> FetchResult:
+        """A request of the screenshot browser: in-scope URLs only where robots.txt allows."""
+        if in_scope(url, self.domain):
+            policy = await self._robots(origin_of(url))
+            if not policy.allowed(url):
+                return FetchResult(url=url, status=0, error="robots", error_detail="disallowed")
+        return await self.fetcher.fetch(url, accept="*/*")
 
     async def _wait_embeddings(self) -> bool:
         """A job reaches its final state only once its chunks have vectors. False: the job was

@@ -13,6 +13,7 @@ FetchErrorKind = Literal[
     "too_large",  # body over max_body_bytes (decompressed), incl. decompression bombs
     "bad_scheme",  # not http/https
     "protocol",  # malformed response, bad encoding, ...
+    "robots",  # disallowed by robots.txt (asked for by the screenshot browser; never sent)
 ]
 
 
