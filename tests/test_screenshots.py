@@ -47,8 +47,7 @@ def test_the_browser_connects_to_nothing_but_through_the_fetcher(tmp_path: Path)
                 Fetcher(settings) as fetcher,
                 Camera(find_chromium(None), fetcher.fetch, timeout_s=10) as camera,
             ):
-                shot = await camera.shoot("http://probe.test/")
-                await asyncio.sleep(1.0)  # let the page's scripts try
+                shot = await camera.shoot("http://probe.test/")  # after the page's scripts ran
                 return shot.png
 
         png = asyncio.run(shoot())

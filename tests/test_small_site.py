@@ -4,6 +4,7 @@ from their defaults: citations, filters on such a domain, limits taken from the 
 from __future__ import annotations
 
 import struct
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,8 @@ from typing import Any
 import pytest
 
 from tests.server import Running, make_settings, run_server
-from tests.sites.static import StaticSite, serve_site
+from tests.sites.static import REDIRECT, StaticSite, serve_site
+from webcorpus.render.screenshots import find_chromium
 
 DOMAIN = "acme.test"
 NAV = (
@@ -83,6 +85,23 @@ def crawled(
     with run_server(settings) as srv:
         view = srv.wait(srv.crawl(DOMAIN), timeout=120)
         yield srv, view
+
+
+def top_left_pixel(png: bytes) -> tuple[int, int, int]:
+    """RGB of a PNG's first pixel (8-bit RGB or RGBA, as Chromium writes them)."""
+    width, _height, depth, color = struct.unpack(">IIBB", png[16:26])
+    assert depth == 8 and color in (2, 6), (depth, color)
+    data, pos = b"", 8
+    while pos < len(png):
+        (length,) = struct.unpack(">I", png[pos : pos + 4])
+        if png[pos + 4 : pos + 8] == b"IDAT":
+            data += png[pos + 8 : pos + 8 + length]
+        pos += 12 + length
+    row = zlib.decompressobj().decompress(data, 1 + width * 4)
+    # The first pixel of the first row predicts from nothing (left, up and up-left are zero), so
+    # every filter type leaves its bytes as they are.
+    r, g, b = row[1:4]
+    return r, g, b
 
 
 def _by_path(srv: Running) -> dict[str, dict[str, Any]]:
@@ -173,7 +192,7 @@ def test_screenshots_of_the_homepage_and_the_most_cited_page(
         assert png.status_code == 200 and png.headers["content-type"] == "image/png"
         assert png.content[:8] == b"\x89PNG\r\n\x1a\n"
         assert struct.unpack(">II", png.content[16:24]) == (1280, 800)
-        assert len(png.content) > 2000  # a rendered page, not a blank image
+        assert top_left_pixel(png.content) == (0xFF, 0xDD, 0xEE)  # the stylesheet's background
     assert "/style.css" in site.hits[before:]
     assert "/private/logo.png" not in site.hits
     usage = pages["/docs/usage.html"]["id"]
@@ -235,3 +254,45 @@ def test_repeated_list_parameters_are_joined_and_others_refused(
     assert r.headers["x-webcorpus-version"]
     r = srv.client.get("/api/search?q=lease&q=queue&mode=text")
     assert r.status_code == 400 and r.json()["errors"][0]["param"] == "q"
+    # a parameter the API does not know is never an error, given once or twice
+    r = srv.client.get("/api/content?utm_source=a&utm_source=b&type=docs&type=blog")
+    assert r.status_code == 200 and r.json()["filters"]["unrecognized"] == ["utm_source"]
+    assert r.json()["filters"]["applied"]["type"] == ["docs", "blog"]
+
+
+def test_the_homepage_is_found_through_its_redirect(tmp_path: Path) -> None:
+    """The entry URL redirects (/ -> /en/): the page it leads to is the homepage, shot first."""
+    pages = {
+        "/robots.txt": "User-agent: *\nAllow: /\n",
+        "/": f"{REDIRECT}/en/",
+        "/en/": _page("Welcome", f"<p>{PROSE}</p><a href='/en/b.html'>b</a>"),
+        "/en/a.html": _page("A", f"<p>{PROSE}</p><a href='/en/b.html'>b</a>"),
+        "/en/b.html": _page("B", f"<p>{PROSE}</p><a href='/en/a.html'>a</a>"),
+    }
+    with serve_site(pages, host="redirecting.test") as site:
+        settings = make_settings(tmp_path, connect_to=site.connect_to())
+        with run_server(settings) as srv:
+            view = srv.wait(srv.crawl("redirecting.test", shots=1), timeout=120)
+            assert view["screenshots"] == {"requested": 1, "taken": 1, "failed": []}, view
+            listed = srv.client.get("/api/content").json()["data"]
+            shot = {p["url"].split(".test", 1)[1] for p in listed if _has_shot(srv, p["id"])}
+    assert shot == {"/en/"}
+
+
+def _has_shot(srv: Running, page_id: str) -> bool:
+    page = srv.client.get(f"/api/content/{page_id}", params={"markdown": "false"}).json()
+    return bool(page["screenshots"])
+
+
+def test_a_browser_that_dies_does_not_fail_the_crawl(site: StaticSite, tmp_path: Path) -> None:
+    """Chromium killed two seconds after it starts: the crawl still ends completed, the job
+    view saying what stopped the screenshots."""
+    wrapper = tmp_path / "dying-chromium"
+    wrapper.write_text(f'#!/bin/sh\n(sleep 2; kill -9 $$) &\nexec {find_chromium(None)} "$@"\n')
+    wrapper.chmod(0o755)
+    settings = make_settings(tmp_path, connect_to=site.connect_to(), chromium_path=wrapper)
+    with run_server(settings) as srv:
+        view = srv.wait(srv.crawl(DOMAIN, shots=4), timeout=180)
+    assert view["state"] == "completed" and view["error"] is None, view
+    report = view["screenshots"]
+    assert report["error"] and report["taken"] < 4, report

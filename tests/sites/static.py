@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 LAST_MODIFIED = "Tue, 03 Nov 2026 08:00:00 GMT"  # of every file
+REDIRECT = "redirect:"  # a page "redirect:/en/" answers 301 to /en/
 
 
 @dataclass
@@ -38,6 +39,12 @@ def _handler(pages: dict[str, str], hits: list[str]) -> type[http.server.BaseHTT
             path = self.path.split("?", 1)[0]
             hits.append(path)
             body = pages.get(path)
+            if body is not None and body.startswith(REDIRECT):
+                self.send_response(301)
+                self.send_header("Location", body.removeprefix(REDIRECT))
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             if body is None:
                 self.send_response(404)
                 self.send_header("Content-Length", "0")

@@ -1,8 +1,9 @@
 """Repeated query parameters: ``?type=docs&type=blog`` means ``?type=docs,blog``.
 
 Frameworks keep only the last of repeated keys, which would silently drop a filter value. The
-comma-list filters are joined instead; any other parameter given twice is a 400, since no single
-value can be chosen for it without guessing.
+comma-list filters are joined instead; a known single-value parameter given twice is a 400, since
+no single value can be chosen for it without guessing. Parameters the API does not know pass
+untouched (they are listed in ``filters.unrecognized``, never an error).
 """
 
 from __future__ import annotations
@@ -15,6 +16,27 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from webcorpus.api.problems import problem
 
 LIST_PARAMS = frozenset({"domain", "type", "format", "audience", "locale", "topics"})
+SINGLE_PARAMS = frozenset(
+    {
+        "q",
+        "mode",
+        "sort",
+        "limit",
+        "offset",
+        "collection",
+        "technicality_min",
+        "depth_min",
+        "originality_min",
+        "promotional_max",
+        "has_code",
+        "words_min",
+        "published_after",
+        "state",
+        "bucket",
+        "markdown",
+        "explain",
+    }
+)
 
 
 class RepeatedParams:
@@ -25,16 +47,14 @@ class RepeatedParams:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         raw = scope.get("query_string", b"") if scope["type"] == "http" else b""
-        if not raw or b"&" not in raw or scope["path"].startswith("/api/mcp"):
+        path = scope.get("path", "")
+        if not raw or b"&" not in raw or path.startswith("/api/mcp"):
             await self.app(scope, receive, send)
             return
         pairs = parse_qsl(raw.decode("latin-1"), keep_blank_values=True, encoding="utf-8")
         counts = Counter(key for key, _ in pairs)
-        repeated = sorted(key for key, n in counts.items() if n > 1)
-        if not repeated:
-            await self.app(scope, receive, send)
-            return
-        single = [key for key in repeated if key not in LIST_PARAMS]
+        repeated = {key for key, n in counts.items() if n > 1}
+        single = sorted(repeated & SINGLE_PARAMS)
         if single:
             response = problem(
                 "invalid_parameter",
@@ -43,8 +63,14 @@ class RepeatedParams:
             )
             await response(scope, receive, send)
             return
-        merged: dict[str, list[str]] = {}
+        lists = repeated & LIST_PARAMS
+        if not lists:
+            await self.app(scope, receive, send)
+            return
+        out: list[tuple[str, str]] = []
         for key, value in pairs:
-            merged.setdefault(key, []).append(value)
-        query = urlencode([(key, ",".join(values)) for key, values in merged.items()])
-        await self.app({**scope, "query_string": query.encode("ascii")}, receive, send)
+            if key not in lists:
+                out.append((key, value))
+            elif key not in (k for k, _ in out):  # the joined values, where the key came first
+                out.append((key, ",".join(v for k, v in pairs if k == key)))
+        await self.app({**scope, "query_string": urlencode(out).encode("ascii")}, receive, send)

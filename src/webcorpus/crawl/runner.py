@@ -145,30 +145,34 @@ class JobRunner:
         self.fetched = await self._db(self.store.fetched_count, self.job.id)
         self.known = await self._db(self.store.ledger_urls, self.job.id)
         self.simhashes = dict(await self._db(self.store.domain_simhashes, self.domain))
-        async with Fetcher(self.settings) as fetcher:
-            self.fetcher = fetcher
-            self.throttle = HostThrottle.from_settings(self.settings)
-            heartbeat = asyncio.create_task(self._heartbeat())
-            try:
-                pending = await self._db(self.store.pending_urls, self.job.id)
-                if self.known:
-                    for entry in pending:
-                        self.frontier.push(entry)
-                else:
-                    await self._discover()
-                workers = [
-                    asyncio.create_task(self._work())
-                    for _ in range(max(1, self.settings.max_concurrency))
-                ]
-                await asyncio.gather(*workers)
-            finally:
-                heartbeat.cancel()
-                await self.writes.drain()
-        if self.lost:
-            raise LeaseLost
-        if self.failure:
-            raise self.failure
-        await self._finish()
+        self.throttle = HostThrottle.from_settings(self.settings)
+        # Renews the lease and notices cancels until the final state is written: the stages after
+        # the crawl (screenshots, the wait for embeddings) can take minutes.
+        heartbeat = asyncio.create_task(self._heartbeat())
+        try:
+            async with Fetcher(self.settings) as fetcher:
+                self.fetcher = fetcher
+                try:
+                    pending = await self._db(self.store.pending_urls, self.job.id)
+                    if self.known:
+                        for entry in pending:
+                            self.frontier.push(entry)
+                    else:
+                        await self._discover()
+                    workers = [
+                        asyncio.create_task(self._work())
+                        for _ in range(max(1, self.settings.max_concurrency))
+                    ]
+                    await asyncio.gather(*workers)
+                finally:
+                    await self.writes.drain()
+            if self.lost:
+                raise LeaseLost
+            if self.failure:
+                raise self.failure
+            await self._finish()
+        finally:
+            heartbeat.cancel()
 
     async def _heartbeat(self) -> None:
         """Renew the lease every third of its length; look for a cancel request every second."""
@@ -246,13 +250,13 @@ class JobRunner:
 
     async def _screenshots(self, n: int) -> bool:
         """Screenshot the homepage and the most cited pages, ``n`` at most, reporting in the job's
-        ``info["screenshots"]`` what was taken and what failed and why. False: the job was
-        cancelled meanwhile."""
+        ``info["screenshots"]`` what was taken, what failed and why. Screenshots never fail the
+        crawl: a browser that cannot start or dies is reported as the report's ``error``. False:
+        the job was cancelled meanwhile."""
         report: dict[str, Any] = {"requested": n, "taken": 0, "failed": []}
         self.info["screenshots"] = report
-        targets = await self._db(
-            self.store.screenshot_targets, self.domain, self.info.get("entry_url"), n
-        )
+        home = await self._db(self.store.ledger_final_url, self.job.id, self.info.get("entry_url"))
+        targets = await self._db(self.store.screenshot_targets, self.domain, home, n)
         report["requested"] = len(targets)
         try:
             chromium = find_chromium(self.settings.chromium_path)
@@ -264,7 +268,9 @@ class JobRunner:
             ):
                 self.fetcher = fetcher  # the crawl's own has closed; robots.txt reads need one
                 for pid, url in targets:
-                    if await self._db(self.store.is_cancel_requested, self.job.id):
+                    if self.lost:
+                        raise LeaseLost
+                    if self.cancelled:
                         return False
                     try:
                         shot = await camera.shoot(url)
@@ -281,23 +287,29 @@ class JobRunner:
                             shot.png,
                         )
                         report["taken"] += 1
-                    if not await self._db(
-                        self.store.renew_lease, self.job.id, self.owner, self.settings.job_lease_s
-                    ):
-                        raise LeaseLost
                     await self._db(self.store.update_job, self.job.id, info=self.info)
         except ScreenshotsUnavailable as exc:
             report["error"] = str(exc)
-            log.warning("job %s: no screenshots: %s", self.job.id, exc)
-        return True
+            log.warning("job %s: screenshots: %s", self.job.id, exc)
+        except (LeaseLost, asyncio.CancelledError):
+            raise
+        except Exception as exc:  # the browser's driver, say: never worth failing the crawl over
+            report["error"] = f"screenshots stopped: {type(exc).__name__}: {exc}"[:500]
+            log.exception("job %s: screenshots stopped", self.job.id)
+        return not self.cancelled
 
     async def _browser_fetch(self, url: str) -> FetchResult:
-        """A request of the screenshot browser: in-scope URLs only where robots.txt allows."""
+        """A request of the screenshot browser, paced like the crawl's own: in-scope URLs only
+        where robots.txt allows."""
         if in_scope(url, self.domain):
             policy = await self._robots(origin_of(url))
             if not policy.allowed(url):
                 return FetchResult(url=url, status=0, error="robots", error_detail="disallowed")
-        return await self.fetcher.fetch(url, accept="*/*")
+        host = url_host(url) or ""
+        async with self.throttle.slot(host):
+            result = await self.fetcher.fetch(url, accept="*/*")
+        self.throttle.record(host, result.elapsed_s, result.status)
+        return result
 
     async def _wait_embeddings(self) -> bool:
         """A job reaches its final state only once its chunks have vectors. False: the job was

@@ -10,6 +10,8 @@ WebRTC) is sent to a proxy that does not exist and fails. Service workers and do
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import shutil
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -24,8 +26,8 @@ MAX_REQUESTS_PER_PAGE = 300
 _DEAD_PROXY = "http://127.0.0.1:9"  # discard port: nothing that escapes interception connects
 FLAGS = [
     "--headless",
-    "--no-sandbox",
     "--disable-gpu",
+    "--disable-extensions",
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
@@ -38,6 +40,7 @@ FLAGS = [
 _PASS_HEADERS = ("content-type", "location", "content-language", "last-modified", "etag")
 
 Fetch = Callable[[str], Awaitable[FetchResult]]
+_DEBIAN_BINARY = "/usr/lib/chromium/chromium"
 
 
 class ScreenshotsUnavailable(Exception):
@@ -56,11 +59,14 @@ class Shot:
 
 
 def find_chromium(configured: Path | None) -> str:
-    """The Chromium binary: the configured path, else the first of the usual names on PATH."""
+    """The Chromium binary: the configured path, else Debian's binary itself (its
+    /usr/bin/chromium is a shell wrapper that adds extensions), else the usual names on PATH."""
     if configured is not None:
         if configured.is_file():
             return str(configured)
         raise ScreenshotsUnavailable(f"no browser at WEBCORPUS_CHROMIUM_PATH={configured}")
+    if os.access(_DEBIAN_BINARY, os.X_OK):
+        return _DEBIAN_BINARY
     for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
         found = shutil.which(name)
         if found:
@@ -87,14 +93,24 @@ class Camera:
             from playwright.async_api import async_playwright
         except ImportError as exc:  # a broken install; the package is a dependency
             raise ScreenshotsUnavailable(f"playwright is not installed: {exc}") from exc
-        self._playwright = await async_playwright().start()
+        try:
+            self._playwright = await async_playwright().start()
+        except Exception as exc:
+            raise ScreenshotsUnavailable(f"the browser driver did not start: {exc}") from exc
+        # Chromium's sandbox cannot run as root; everywhere else it stays on.
+        as_root = hasattr(os, "geteuid") and os.geteuid() == 0
         try:
             self._browser = await self._playwright.chromium.launch(
-                executable_path=self.chromium, args=FLAGS, timeout=30_000
+                executable_path=self.chromium,
+                args=[*FLAGS, "--no-sandbox"] if as_root else FLAGS,
+                chromium_sandbox=not as_root,
+                timeout=30_000,
             )
         except Exception as exc:
             await self._playwright.stop()
-            raise ScreenshotsUnavailable(f"{self.chromium} did not start: {exc}") from exc
+            raise ScreenshotsUnavailable(
+                f"{self.chromium} did not start: {_first_line(exc)}"
+            ) from exc
         return self
 
     async def __aexit__(
@@ -104,17 +120,25 @@ class Camera:
         tb: TracebackType | None,
     ) -> None:
         try:
-            await self._browser.close()
+            with contextlib.suppress(Exception):  # a browser that died is closed already
+                await self._browser.close()
         finally:
             await self._playwright.stop()
 
     async def shoot(self, url: str) -> Shot:
-        """The viewport (1280x800) of ``url`` once it has loaded, or after ``timeout_s``."""
-        context = await self._browser.new_context(
-            viewport={"width": WIDTH, "height": HEIGHT},
-            service_workers="block",
-            accept_downloads=False,
-        )
+        """The viewport (1280x800) of ``url`` once it has loaded, or after ``timeout_s``.
+
+        Raises ShotFailed for this page, or ScreenshotsUnavailable once the browser is gone."""
+        if not self._browser.is_connected():
+            raise ScreenshotsUnavailable("the browser has stopped")
+        try:
+            context = await self._browser.new_context(
+                viewport={"width": WIDTH, "height": HEIGHT},
+                service_workers="block",
+                accept_downloads=False,
+            )
+        except Exception as exc:
+            raise ScreenshotsUnavailable(f"the browser failed: {_first_line(exc)}") from exc
         requests = 0
 
         async def answer(route: Any) -> None:
@@ -148,9 +172,12 @@ class Camera:
         except ShotFailed:
             raise
         except Exception as exc:
+            if not self._browser.is_connected():
+                raise ScreenshotsUnavailable(f"the browser stopped: {_first_line(exc)}") from exc
             raise ShotFailed(_first_line(exc)) from exc
         finally:
-            await context.close()
+            with contextlib.suppress(Exception):
+                await context.close()
         return Shot(png=png, width=WIDTH, height=HEIGHT)
 
 

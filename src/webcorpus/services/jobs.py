@@ -124,9 +124,12 @@ def screenshots(job: JobRecord) -> dict[str, Any]:
     """What became of the screenshots the crawl asked for: requested (the pages chosen, at most
     ``shots``), taken, failed (URL and reason) and, when none could be taken, the error."""
     report = (job.info or {}).get("screenshots")
-    if report is None:  # the crawl phase is still running
-        return {"requested": job.params["shots"], "taken": 0, "failed": []}
-    return dict(report)
+    if report is not None:
+        return dict(report)
+    waiting = {"requested": job.params["shots"], "taken": 0, "failed": []}
+    if job.state in ("queued", "running"):  # the crawl comes first
+        return waiting
+    return {**waiting, "error": f"not taken: the job ended {job.state} before its screenshots"}
 
 
 def job_urls(

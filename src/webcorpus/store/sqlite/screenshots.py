@@ -9,6 +9,20 @@ class ScreenshotsMixin:
     conn: Any
     tx: Any
 
+    def ledger_final_url(self, job_id: str, url: str | None, max_hops: int = 10) -> str | None:
+        """Where ``url`` led in the job's ledger: its redirect (or canonical) target, followed
+        to the end (``https://acme.com/`` -> ``https://www.acme.com/en/``)."""
+        seen: set[str] = set()
+        while url and url not in seen and len(seen) <= max_hops:
+            seen.add(url)
+            row = self.conn.execute(
+                "SELECT target FROM job_urls WHERE job_id = ? AND url = ?", (job_id, url)
+            ).fetchone()
+            if not row or not row[0]:
+                break
+            url = row[0]
+        return url
+
     def screenshot_targets(
         self, domain: str, first_url: str | None, n: int
     ) -> list[tuple[str, str]]:
