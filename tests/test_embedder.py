@@ -202,3 +202,28 @@ def test_run_in_lanes_raises_the_first_error_after_all_lanes_stop() -> None:
         emb.run_in_lanes(fn, list(range(50)), lanes=2)
     assert 3 not in done
     assert not [t for t in threading.enumerate() if t.name == "webcorpus-embed-lane"]
+
+
+def test_int8_graph_keeps_outlier_channels_exact_and_quantizes_attention(
+    embedder: Embedder, fp32: Embedder
+) -> None:
+    """For the packaged weights: the outlier feed-forward channels run on fp32 side paths, every
+    other matmul (attention projections included) is int8, and the vectors stay close to fp32
+    on prose and code alike."""
+    import onnx
+
+    graph = onnx.load(str(embedder.model_path)).graph
+    ops = {n.name: n.op_type for n in graph.node}
+    digest = emb._weights_digest(emb.model_dir() / "model.safetensors")
+    layers = emb.OUTLIER_CHANNELS[digest]
+    for i in layers:
+        assert ops[f"l{i}_side_in"] == "MatMul" and ops[f"l{i}_side_o"] == "MatMul"
+    assert sum(op == "QAttention" for op in ops.values()) == 6
+    assert not any(op == "Attention" for op in ops.values())
+    texts = [
+        "PostgreSQL keeps old row versions until VACUUM reclaims them.",
+        "def read_lines(path):\n    with open(path) as f:\n        return f.readlines()",
+        "Die Paketverwaltung von Debian löst Abhängigkeiten selbst auf.",
+    ]
+    cos = np.sum(fp32.embed(texts) * embedder.embed(texts), axis=1)
+    assert np.all(cos > 0.99), cos
