@@ -14,28 +14,14 @@ from urllib.parse import parse_qsl, urlencode
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from webcorpus.api.problems import problem
+from webcorpus.services.params import CONTENT_PARAMS, SEARCH_PARAMS
 
 LIST_PARAMS = frozenset({"domain", "type", "format", "audience", "locale", "topics"})
-SINGLE_PARAMS = frozenset(
-    {
-        "q",
-        "mode",
-        "sort",
-        "limit",
-        "offset",
-        "collection",
-        "technicality_min",
-        "depth_min",
-        "originality_min",
-        "promotional_max",
-        "has_code",
-        "words_min",
-        "published_after",
-        "state",
-        "bucket",
-        "markdown",
-        "explain",
-    }
+# Every other parameter the API knows takes one value: the list and search parameters, the job
+# URL and page-read flags.
+SINGLE_PARAMS = (
+    frozenset({*CONTENT_PARAMS, *SEARCH_PARAMS, "state", "bucket", "markdown", "explain"})
+    - LIST_PARAMS
 )
 
 

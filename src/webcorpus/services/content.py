@@ -41,7 +41,7 @@ def screenshot_png(store: Store, page_id: str) -> bytes:
     pid = normalize_page_id(page_id)
     png = store.screenshot_png(pid)
     if png is None:
-        if store.get_page(pid) is None:
+        if store.page_state(pid) is None:  # not the whole page: its existence is all we need
             raise not_found(f"page {pid}")
         raise not_found(f"a screenshot of page {pid} (crawl with shots to take one)")
     return png
