@@ -86,6 +86,9 @@ def _token_stats(text: str) -> tuple[int, int, int]:
     ident = num = cap = 0
     prev_end = True
     for tok in text.split():
+        if tok.isalpha() and tok.islower():  # a plain word: none of the three, not a sentence end
+            prev_end = False
+            continue
         t = tok.strip(",;:()[]{}\"'")
         if not t:
             continue
