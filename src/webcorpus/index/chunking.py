@@ -68,6 +68,8 @@ _PRE_TOKEN = re.compile(rf"[^\s{_ASCII_PUNCT}]+|[{_ASCII_PUNCT}]")
 _BERT_DELETES = re.compile(r"[\x0b\x0c\x1c-\x1f\x85]")
 _DROP = str.maketrans("", "", "\x0b\x0c\x1c\x1d\x1e\x1f\x85")
 _PUNCT_TO_SPACE = str.maketrans({chr(c): " " for c in range(33, 127) if not chr(c).isalnum()})
+_PUNCT_BYTES = bytes(c for c in range(33, 127) if not chr(c).isalnum())
+_PUNCT_TO_SPACE_BYTES = bytes.maketrans(_PUNCT_BYTES, b" " * len(_PUNCT_BYTES))
 _CACHE_MAX = 100_000  # entries per cache: ~15 MB of pieces at most
 _PIECES: dict[str, int] = {}  # whitespace-separated piece -> word pieces
 _RUNS: dict[str, int] = {}  # pre-token run (or one ASCII punctuation character) -> word pieces
@@ -107,7 +109,7 @@ def _learn(pieces: set[str]) -> dict[str, int]:
         _RUNS.update(_vocab_words())
     # A piece has no whitespace, so its pre-tokens are its ASCII punctuation characters (one word
     # piece each) and the runs between them: count = punctuation characters + counts of the runs.
-    runs = {p: p.translate(_PUNCT_TO_SPACE).split() for p in pieces}
+    runs = _runs(pieces)
     unseen = set(chain.from_iterable(runs.values())).difference(_RUNS)
     if unseen:
         others = []
@@ -124,6 +126,22 @@ def _learn(pieces: set[str]) -> dict[str, int]:
     out = {p: len(p) - sum(map(len, rs)) + sum(map(get, rs)) for p, rs in runs.items()}
     _PIECES.update(out)
     return out
+
+
+def _runs(pieces: set[str]) -> dict[str, list[str]]:
+    """The runs between the ASCII punctuation of each piece. The ASCII pieces (nearly all) are
+    translated in one bytes.translate over them all, a table lookup per byte instead of
+    str.translate's mapping lookup per character."""
+    ascii_pieces = [p for p in pieces if p.isascii()]
+    runs: dict[str, list[str]] = {}
+    if ascii_pieces:
+        joined = "\n".join(ascii_pieces).encode("ascii").translate(_PUNCT_TO_SPACE_BYTES)
+        runs = dict(
+            zip(ascii_pieces, map(str.split, joined.decode("ascii").split("\n")), strict=True)
+        )
+    if len(ascii_pieces) < len(pieces):
+        runs.update((p, p.translate(_PUNCT_TO_SPACE).split()) for p in pieces if not p.isascii())
+    return runs
 
 
 @lru_cache(maxsize=1)
