@@ -323,10 +323,7 @@ class _Renderer:
             for part in parts[1:]:
                 sep = "\n" if _is_list(part) else "\n\n"
                 body += sep + part
-            lines = body.split("\n")
-            items.append(
-                marker + lines[0] + "".join("\n" + (pad + ln if ln else "") for ln in lines[1:])
-            )
+            items.append(marker + _indent(body, pad))
         return "\n".join(items)
 
     def table(self, el: Element) -> list[str]:
@@ -433,6 +430,14 @@ class _Renderer:
             self.seen_assets.add(url)
             self.assets.append(Asset(url=url, kind="image", alt=alt))
         return f"![{alt}]({url})"
+
+
+def _indent(body: str, pad: str) -> str:
+    """``body`` with ``pad`` before every line but the first, empty lines left empty."""
+    if "\n\n" not in body and not body.endswith("\n"):  # no empty line: one C-level replace
+        return body.replace("\n", "\n" + pad)
+    lines = body.split("\n")
+    return lines[0] + "".join("\n" + (pad + ln if ln else "") for ln in lines[1:])
 
 
 def _is_list(s: str) -> bool:
