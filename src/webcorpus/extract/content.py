@@ -142,14 +142,21 @@ def find_container(root: Element, generator: str | None) -> tuple[Element | None
         return None, None
     first, articles = _first_containers(body)
     docs_gen = bool(generator and _DOCS_GENERATOR.search(generator))
+    body_text: str | None = None
     total = 0
     for (_, strong), node in zip(_CONTAINERS, first, strict=True):
         if node is None or (node.tag == "article" and articles > 1):
             continue
-        total = total or max(_text_len(body), 1)
         size = _text_len(node)
-        if size < 100 or size < 0.2 * total:
+        if size < 100:
             continue
+        if body_text is None:
+            body_text = text_of(body)
+        # The body's text length bounds its _text_len: the exact count only near the threshold.
+        if size < 0.2 * len(body_text):
+            total = total or max(len("".join(body_text.split())), 1)
+            if size < 0.2 * total:
+                continue
         if (
             strong
             or docs_gen
