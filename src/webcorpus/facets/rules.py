@@ -416,8 +416,7 @@ class Signals:
 
 
 def compute_signals(doc: ExtractedDocument, text: str, md: str) -> Signals:
-    bag = Bag(text)
-    head_bag = Bag(text[:6000]) if len(text) > 6000 else bag
+    bag, head_bag = Bag.with_head(text, 6000)
     lines = md.count("\n") + 1
     code_lines = 0
     in_code = False

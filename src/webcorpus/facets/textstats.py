@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 _WORD = re.compile(r"\w+(?:['’]\w+)?")
+_IN_TOKEN = re.compile(r"[\w'’]")  # what a token can be made of
 # Sorts after every token that starts with a given stem (tokens are \w characters and quotes).
 _AFTER_ALL = "\U0010ffff"
 
@@ -39,13 +40,31 @@ class Bag:
 
     __slots__ = ("_cumulative", "_sorted", "counts", "joined", "n")
 
-    def __init__(self, text: str) -> None:
-        tokens = _WORD.findall(text.lower())
+    def __init__(self, text: str, *, tokens: list[str] | None = None) -> None:
+        """``tokens``: the tokens of ``text`` when the caller has them."""
+        if tokens is None:
+            tokens = _WORD.findall(text.lower())
         self.n = len(tokens)
         self.counts = Counter(tokens)
         self.joined = " " + " ".join(tokens) + " "
         self._sorted: list[str] | None = None  # distinct tokens, sorted (built on first stem)
         self._cumulative: list[int] = []  # _cumulative[i]: count of _sorted[:i]
+
+    @classmethod
+    def with_head(cls, text: str, head: int) -> tuple[Bag, Bag]:
+        """``(Bag(text), Bag(text[:head]))``, the head tokenized once when that gives the same
+        tokens: no token can straddle the cut (its last character is no token character) and
+        lowercasing the parts apart equals lowercasing the whole (only a capital sigma's
+        lowercase depends on what follows it)."""
+        if len(text) <= head:
+            bag = cls(text)
+            return bag, bag
+        left = text[:head].lower()
+        if "Σ" in text or not left or _IN_TOKEN.match(left, len(left) - 1):
+            return cls(text), cls(text[:head])
+        head_tokens = _WORD.findall(left)
+        tokens = head_tokens + _WORD.findall(text[head:].lower())
+        return cls(text, tokens=tokens), cls(text[:head], tokens=head_tokens)
 
     def count(self, v: Vocab) -> int:
         c = self.counts
