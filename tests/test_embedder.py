@@ -233,19 +233,11 @@ def test_session_keeps_layer_norms_unfused(embedder: Embedder, tmp_path: Path) -
     """onnxruntime's SkipLayerNormalization is slower here than the Add + LayerNormalization it
     would replace: neither the built graph nor the optimized session may contain it."""
     import onnx
-    import onnxruntime as ort
 
     built = onnx.load(str(embedder.model_path))
     assert "SkipLayerNormalization" not in {n.op_type for n in built.graph.node}
-    opts = ort.SessionOptions()
-    opts.optimized_model_filepath = str(tmp_path / "optimized.onnx")
-    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    ort.InferenceSession(
-        str(embedder.model_path),
-        sess_options=opts,
-        providers=["CPUExecutionProvider"],
-        disabled_optimizers=emb.UNFUSED,
-    )
-    ops = [n.op_type for n in onnx.load(str(tmp_path / "optimized.onnx")).graph.node]
+    optimized = tmp_path / "optimized.onnx"
+    emb.open_session(embedder.model_path, embedder.variant, optimized_path=optimized)
+    ops = [n.op_type for n in onnx.load(str(optimized)).graph.node]
     assert "SkipLayerNormalization" not in ops
     assert ops.count("LayerNormalization") == 13  # embeddings + two per layer

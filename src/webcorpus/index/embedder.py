@@ -267,8 +267,9 @@ def _quantize(fp32_path: Path, out: Path, side_layers: list[int]) -> None:
     attention projections (``Attention`` -> ``QAttention``) are int8, and ``embed`` runs GELU as
     its tanh approximation. Cosine to the PyTorch reference on 300 doc chunks, min / mean: 0.9931
     / 0.9965 in batches of 2, 0.9934 / 0.9966 one at a time; ~20% less CPU than the previous
-    graph. Without side paths (unknown weights), the attention projections stay fp32 and the first
-    layer's down-projection too (the previous graph: min 0.9916 / 0.9912).
+    graph (before the layer norms were unfused). Without side paths (unknown weights), the
+    attention projections stay fp32 and the first layer's down-projection too (the previous
+    graph: min 0.9916 / 0.9912).
     """
     from onnx import TensorProto
     from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -314,6 +315,30 @@ def default_threads() -> int:
     return max(1, min(cpus or 1, 8))
 
 
+def open_session(model_path: Path, variant: Variant, *, optimized_path: Path | None = None) -> Any:
+    """The onnxruntime session ``Embedder`` runs ``model_path`` in (``optimized_path``: where to
+    save the graph as the session optimized it, for inspection)."""
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    # One thread per run; parallelism comes from running batches side by side (see embed).
+    opts.intra_op_num_threads = 1
+    opts.inter_op_num_threads = 1
+    opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    opts.log_severity_level = 3
+    if optimized_path is not None:
+        opts.optimized_model_filepath = str(optimized_path)
+    if variant == "int8":  # tanh GELU: cheaper, and within the int8 graph's error already
+        opts.add_session_config_entry("optimization.enable_gelu_approximation", "1")
+    return ort.InferenceSession(
+        str(model_path),
+        sess_options=opts,
+        providers=["CPUExecutionProvider"],
+        disabled_optimizers=UNFUSED,
+    )
+
+
 class Embedder:
     """all-MiniLM-L6-v2 sentence embeddings: float32, L2-normalised, 384 dimensions."""
 
@@ -328,29 +353,13 @@ class Embedder:
         variant: Variant = "int8",
         threads: int | None = None,
     ) -> None:
-        import onnxruntime as ort
-
         self.variant: Variant = variant
         self.tokenizer = load_tokenizer()
         cache = cache_dir if cache_dir is not None else _default_cache_dir()
         self.model_path = cached_model_path(cache, variant=variant)
         self.lanes = threads or default_threads()
-        opts = ort.SessionOptions()
-        # One thread per run; parallelism comes from running batches side by side (see embed).
-        opts.intra_op_num_threads = 1
-        opts.inter_op_num_threads = 1
-        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        opts.log_severity_level = 3
-        if variant == "int8":  # tanh GELU: cheaper, and within the int8 graph's error already
-            opts.add_session_config_entry("optimization.enable_gelu_approximation", "1")
         # InferenceSession.run is thread-safe; the tokenizer is never mutated after load.
-        self._session = ort.InferenceSession(
-            str(self.model_path),
-            sess_options=opts,
-            providers=["CPUExecutionProvider"],
-            disabled_optimizers=UNFUSED,
-        )
+        self._session = open_session(self.model_path, variant)
 
     def token_counts(self, texts: Sequence[str]) -> list[int]:
         """Word pieces per text including [CLS]/[SEP], after truncation to 256."""
