@@ -17,12 +17,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from webcorpus.crawl.types import FetchResult
 
 WIDTH, HEIGHT = 1280, 800
 MAX_REQUESTS_PER_PAGE = 300
+# Opening or closing a context or a page takes milliseconds; a browser that takes this long has
+# died under Playwright, which can then wait forever for an answer that never comes.
+ANSWER_S = 15.0
 _DEAD_PROXY = "http://127.0.0.1:9"  # discard port: nothing that escapes interception connects
 FLAGS = [
     "--headless",
@@ -40,6 +43,7 @@ FLAGS = [
 _PASS_HEADERS = ("content-type", "location", "content-language", "last-modified", "etag")
 
 Fetch = Callable[[str], Awaitable[FetchResult]]
+T = TypeVar("T")
 _DEBIAN_BINARY = "/usr/lib/chromium/chromium"
 
 
@@ -121,9 +125,10 @@ class Camera:
     ) -> None:
         try:
             with contextlib.suppress(Exception):  # a browser that died is closed already
-                await self._browser.close()
+                await asyncio.wait_for(self._browser.close(), ANSWER_S)
         finally:
-            await self._playwright.stop()
+            with contextlib.suppress(TimeoutError):  # the driver then exits with its stdin
+                await asyncio.wait_for(self._playwright.stop(), ANSWER_S)
 
     async def shoot(self, url: str) -> Shot:
         """The viewport (1280x800) of ``url`` once it has loaded, or after ``timeout_s``.
@@ -132,11 +137,16 @@ class Camera:
         if not self._browser.is_connected():
             raise ScreenshotsUnavailable("the browser has stopped")
         try:
-            context = await self._browser.new_context(
-                viewport={"width": WIDTH, "height": HEIGHT},
-                service_workers="block",
-                accept_downloads=False,
+            context = await _answered(
+                self._browser.new_context(
+                    viewport={"width": WIDTH, "height": HEIGHT},
+                    service_workers="block",
+                    accept_downloads=False,
+                ),
+                ANSWER_S,
             )
+        except ScreenshotsUnavailable:
+            raise
         except Exception as exc:
             raise ScreenshotsUnavailable(f"the browser failed: {_first_line(exc)}") from exc
         requests = 0
@@ -156,10 +166,15 @@ class Camera:
             await route.fulfill(status=result.status, headers=headers, body=result.body)
 
         try:
-            await context.route("**/*", answer)
-            page = await context.new_page()
+            await _answered(context.route("**/*", answer), ANSWER_S)
+            page = await _answered(context.new_page(), ANSWER_S)
             try:
-                response = await page.goto(url, wait_until="load", timeout=self.timeout_s * 1000)
+                response = await _answered(
+                    page.goto(url, wait_until="load", timeout=self.timeout_s * 1000),
+                    self.timeout_s + ANSWER_S,
+                )
+            except ScreenshotsUnavailable:
+                raise
             except Exception as exc:  # slow subresources: keep what has rendered
                 if "Timeout" not in type(exc).__name__:
                     raise ShotFailed(_first_line(exc)) from exc
@@ -169,7 +184,7 @@ class Camera:
             png = await asyncio.wait_for(
                 page.screenshot(type="png", animations="disabled"), self.timeout_s
             )
-        except ShotFailed:
+        except (ShotFailed, ScreenshotsUnavailable):
             raise
         except Exception as exc:
             if not self._browser.is_connected():
@@ -177,8 +192,17 @@ class Camera:
             raise ShotFailed(_first_line(exc)) from exc
         finally:
             with contextlib.suppress(Exception):
-                await context.close()
+                await asyncio.wait_for(context.close(), ANSWER_S)
         return Shot(png=png, width=WIDTH, height=HEIGHT)
+
+
+async def _answered(call: Awaitable[T], seconds: float) -> T:
+    """``call``'s result, or ScreenshotsUnavailable once ``seconds`` pass without an answer:
+    a Playwright call can wait forever when the browser dies during it."""
+    try:
+        return await asyncio.wait_for(call, seconds)
+    except TimeoutError as exc:
+        raise ScreenshotsUnavailable(f"the browser did not answer in {seconds:.0f} s") from exc
 
 
 def _first_line(exc: BaseException) -> str:
