@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -16,10 +17,12 @@ from webcorpus.facets import (
     FORMATS,
     TOPICS,
     TYPES,
+    SimhashIndex,
     has_code,
     max_similarity,
     originality_from,
     simhash64,
+    similarity,
 )
 
 
@@ -123,5 +126,25 @@ def test_originality_from() -> None:
     assert max_similarity(a, []) == 0.0 and max_similarity(None, [b]) == 0.0
     assert originality_from(0.0, sim) < 0.5  # a near-duplicate
     assert originality_from(0.0, max_similarity(a, [other])) == 1.0  # unique
+
+
+def test_simhash_index_answers_like_pairwise_similarity() -> None:
+    """The crawl's per-domain index: the nearest other page, never the page itself, pages
+    without a SimHash skipped, a re-fetched page's new SimHash replacing its old one."""
+    rng = random.Random(7)
+    hashes = {f"p{i}": rng.getrandbits(64) - (1 << 63) for i in range(600)}  # grows past 256
+    index = SimhashIndex(hashes.items())
+    index.set("empty", None)
+    assert len(index) == 601
+    for probe in ("p0", "p299", "p599"):
+        mine = hashes[probe]
+        expected = max(similarity(mine, h) for p, h in hashes.items() if p != probe)
+        assert index.max_similarity(mine, exclude=probe) == expected
+        assert index.max_similarity(mine) == 1.0  # itself
+    assert index.max_similarity(None) == 0.0
+    index.set("p5", hashes["p7"] ^ 1)  # p5 re-fetched: now one bit from p7
+    assert index.max_similarity(hashes["p7"], exclude="p7") == 63 / 64
+    assert SimhashIndex([("only", 5)]).max_similarity(5, exclude="only") == 0.0
+    assert SimhashIndex([("none", None)]).max_similarity(5) == 0.0
     assert originality_from(0.5, 0.0) == pytest.approx(0.6)  # boilerplate-heavy
     assert originality_from(0.0, 0.0, words=20) < 0.5  # too short to be original

@@ -12,7 +12,7 @@ import pytest
 from tests.server import make_settings
 from webcorpus.crawl.writes import WriteBatcher
 from webcorpus.store import open_store
-from webcorpus.store.models import UrlEntry
+from webcorpus.store.models import ChunkRow, PageWrite, UrlEntry
 from webcorpus.store.sqlite.store import SQLiteStore
 
 
@@ -103,3 +103,65 @@ def test_drain_waits_for_queued_writes(store: SQLiteStore) -> None:
 
     asyncio.run(asyncio.wait_for(scenario(), timeout=10))
     assert ledger(store, job) == {"https://example.com/x": "pending"}
+
+
+def _page(job: str, words: list[str]) -> PageWrite:
+    return PageWrite(
+        id="pg_1",
+        url="https://example.com/a",
+        canonical_url=None,
+        domain="example.com",
+        host="example.com",
+        title="Title",
+        description=None,
+        markdown="\n\n".join(words),
+        content_hash="h-" + words[0],
+        text_hash="t-" + words[0],
+        etag=None,
+        last_modified=None,
+        http_status=200,
+        fetched_at="2026-11-26T00:00:00Z",
+        job_id=job,
+        declared_language=None,
+        hreflang=[],
+        simhash=None,
+        facets={},
+        assets=[],
+        links=[],
+        chunks=[
+            ChunkRow(idx=i, heading="", text=f"{w} text", tokens=2) for i, w in enumerate(words)
+        ],
+    )
+
+
+def test_a_saved_page_replaces_its_chunks_in_the_text_index(store: SQLiteStore) -> None:
+    """Each chunk is in the full-text index under its own id; saving the page again replaces
+    them and deleting the page removes them."""
+    job = job_id(store)
+    url = "https://example.com/a"
+    store.add_urls(job, [UrlEntry(url=url)])
+
+    def matches(term: str) -> list[int]:
+        rows = store.conn.execute(
+            "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid", (term,)
+        )
+        return [r[0] for r in rows]
+
+    def chunk_ids() -> list[int]:
+        rows = store.conn.execute("SELECT id FROM chunks WHERE page_id = 'pg_1' ORDER BY idx")
+        return [r[0] for r in rows]
+
+    store.save_page(_page(job, ["alpha", "beta", "gamma"]), ledger_url=url, changed=True)
+    first = chunk_ids()
+    assert len(first) == 3
+    assert matches("alpha") == first[:1] and matches("gamma") == first[2:]
+    assert matches("title") == first  # the page title is indexed with every chunk
+
+    store.save_page(_page(job, ["delta", "beta"]), ledger_url=url, changed=True)
+    second = chunk_ids()
+    assert len(second) == 2 and not set(first) & set(second)
+    assert matches("alpha") == [] and matches("gamma") == []
+    assert matches("delta") == second[:1] and matches("beta") == second[1:]
+
+    store.delete_page("pg_1")
+    assert matches("beta") == [] and matches("title") == []

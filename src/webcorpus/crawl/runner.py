@@ -35,7 +35,7 @@ from webcorpus.crawl.ssrf import parse_connect_to
 from webcorpus.crawl.types import FetchResult
 from webcorpus.crawl.urls import TrapGuard, in_scope, normalize_url, page_id, url_host
 from webcorpus.crawl.writes import WriteBatcher
-from webcorpus.facets import boilerplate_share, max_similarity, originality_from
+from webcorpus.facets import SimhashIndex, boilerplate_share, originality_from
 from webcorpus.render.screenshots import Camera, ScreenshotsUnavailable, ShotFailed, find_chromium
 from webcorpus.services import citations
 from webcorpus.services.clock import http_date_iso, now_iso
@@ -97,7 +97,7 @@ class JobRunner:
         self.wakeup = asyncio.Event()
         self.cpu_ms = 0.0
         self.info: dict[str, Any] = dict(job.info)
-        self.simhashes: dict[str, int | None] = {}
+        self.simhashes = SimhashIndex()
         self.db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="webcorpus-db")
         self.writes = WriteBatcher(self.store, self.db_thread)
         self.text_hashes: dict[str, str] = {}
@@ -144,7 +144,7 @@ class JobRunner:
     async def _run(self) -> None:
         self.fetched = await self._db(self.store.fetched_count, self.job.id)
         self.known = await self._db(self.store.ledger_urls, self.job.id)
-        self.simhashes = dict(await self._db(self.store.domain_simhashes, self.domain))
+        self.simhashes = SimhashIndex(await self._db(self.store.domain_simhashes, self.domain))
         self.throttle = HostThrottle.from_settings(self.settings)
         # Renews the lease and notices cancels until the final state is written: the stages after
         # the crawl (screenshots, the wait for embeddings) can take minutes.
@@ -853,11 +853,11 @@ class JobRunner:
             )
         canonical = normalize_url(doc.canonical_url, base=url) if doc.canonical_url else None
         facets = dict(page.facets)
-        others = (h for p, h in self.simhashes.items() if p != pid)
+        nearest = self.simhashes.max_similarity(page.simhash, exclude=pid)
         facets["originality"] = originality_from(
-            boilerplate_share(doc), max_similarity(page.simhash, others), words=facets["words"]
+            boilerplate_share(doc), nearest, words=facets["words"]
         )
-        self.simhashes[pid] = page.simhash
+        self.simhashes.set(pid, page.simhash)
         return PageWrite(
             id=pid,
             url=url,

@@ -8,7 +8,7 @@ from webcorpus.facets.score import (
     originality_from,
     score_page,
 )
-from webcorpus.facets.similarity import simhash64, similarity
+from webcorpus.facets.similarity import SimhashIndex, simhash64, similarity
 from webcorpus.facets.templates import template_link_keys
 from webcorpus.facets.vocabulary import AUDIENCES, FORMATS, TOPICS, TYPES
 
@@ -18,6 +18,7 @@ __all__ = [
     "TOPICS",
     "TYPES",
     "Facets",
+    "SimhashIndex",
     "boilerplate_share",
     "has_code",
     "max_similarity",

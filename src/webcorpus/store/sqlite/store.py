@@ -611,16 +611,20 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, ScreenshotsMixin,
                     for ln in page.links
                 ],
             )
-            for ch in page.chunks:
-                cur = conn.execute(
-                    "INSERT INTO chunks(page_id, idx, heading, text, tokens, job_id) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (page.id, ch.idx, ch.heading, ch.text, ch.tokens, page.job_id),
-                )
-                conn.execute(
-                    "INSERT INTO chunks_fts(rowid, title, heading, text) VALUES (?, ?, ?, ?)",
-                    (cur.lastrowid, page.title or "", ch.heading, ch.text),
-                )
+            conn.executemany(
+                "INSERT INTO chunks(page_id, idx, heading, text, tokens, job_id) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (page.id, ch.idx, ch.heading, ch.text, ch.tokens, page.job_id)
+                    for ch in page.chunks
+                ],
+            )
+            # The page's chunks are exactly the ones just written (its old ones are deleted).
+            conn.execute(
+                "INSERT INTO chunks_fts(rowid, title, heading, text) "
+                "SELECT id, ?, heading, text FROM chunks WHERE page_id = ? ORDER BY id",
+                (page.title or "", page.id),
+            )
             conn.execute(
                 "INSERT INTO page_history(page_id, job_id, fetched_at, status, content_hash, "
                 "changed, etag, last_modified) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -680,9 +684,10 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, ScreenshotsMixin,
             )
 
     def _delete_chunks(self, conn: Connection, page_id: str) -> None:
-        ids = [r[0] for r in conn.execute("SELECT id FROM chunks WHERE page_id = ?", (page_id,))]
-        for cid in ids:
-            conn.execute("DELETE FROM chunks_fts WHERE rowid = ?", (cid,))
+        conn.execute(
+            "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE page_id = ?)",
+            (page_id,),
+        )
         conn.execute("DELETE FROM chunks WHERE page_id = ?", (page_id,))
 
     def delete_page(self, page_id: str) -> None:
