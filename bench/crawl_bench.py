@@ -1,6 +1,7 @@
 """Crawl the local docs.python.org (nginx on loopback) with politeness off; print pages/min.
 
     python bench/crawl_bench.py [--host docs.python.org] [--budget 2000] [--concurrency 32] [--cold]
+                                [--scrapy PATH]
 
 By default the service is warm: a 5-page crawl of another site starts its processing pool first,
 as any crawl but a fresh service's first one finds it. ``--cold`` times that first crawl.
@@ -12,6 +13,11 @@ chunking) and of the main process (fetching, scheduling, database writes, the AP
 progress polls), the latter also per thread: ``webcorpus-db`` (a job's store writes),
 ``webcorpus-worker`` (the event loop: fetching, scheduling), ``webcorpus-processing`` (handing
 pages to the processing processes and reading their results back), the API's threads.
+
+This machine's speed drifts: the same code measured 25 and 43 CPU ms per page an hour apart.
+``--scrapy PATH`` (a ``scrapy`` executable, e.g. from ``pip install scrapy`` in another venv) runs
+``scrapy bench`` (Scrapy's do-nothing spider against its own loopback server, ~10 s) right before
+the crawl and prints its pages/min and our ratio to it, a figure that drifts less.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import json
 import os
 import re
 import resource
+import subprocess
 import sys
 import tempfile
 import threading
@@ -83,6 +90,20 @@ class ThreadCpu:
         return out
 
 
+def scrapy_bench(executable: str) -> float:
+    """Pages/min of ``scrapy bench``: responses received over its elapsed time."""
+    with tempfile.TemporaryDirectory(prefix="wc-scrapy-") as cwd:
+        run = subprocess.run(
+            [executable, "bench"], cwd=cwd, capture_output=True, text=True, timeout=300
+        )
+    log = run.stdout + run.stderr
+    count = re.search(r"'response_received_count': (\d+)", log)
+    elapsed = re.search(r"'elapsed_time_seconds': ([\d.]+)", log)
+    if run.returncode != 0 or not count or not elapsed:
+        raise SystemExit(f"scrapy bench failed (exit {run.returncode}):\n{log[-2000:]}")
+    return int(count[1]) / float(elapsed[1]) * 60
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default="docs.python.org")
@@ -92,6 +113,11 @@ def main() -> None:
         "--cold",
         action="store_true",
         help="time the service's first crawl (process pool not started yet) instead of a warm one",
+    )
+    parser.add_argument(
+        "--scrapy",
+        metavar="PATH",
+        help="a scrapy executable: run `scrapy bench` before the crawl and print the ratio",
     )
     args = parser.parse_args()
     sites = ensure_doc_sites()
@@ -113,6 +139,7 @@ def main() -> None:
                 if args.host == other:
                     other = "www.postgresql.org"
                 srv.wait(srv.crawl(other, budget=5), timeout=600)
+            reference = scrapy_bench(args.scrapy) if args.scrapy else None
             start = time.perf_counter()
             cpu_start = _self_cpu_s()
             threads = ThreadCpu()
@@ -138,6 +165,14 @@ def main() -> None:
                 "wall_s": round(wall, 1),
                 "pages_per_min_wall": round(fetched / wall * 60, 1),
                 "pages_per_min_job": view["progress"]["pages_per_min"],
+                **(
+                    {
+                        "scrapy_bench_pages_per_min": round(reference, 1),
+                        "ratio_to_scrapy_bench": round(fetched / wall * 60 / reference, 3),
+                    }
+                    if reference
+                    else {}
+                ),
                 "cpu_ms_per_page_processing": (job_info.info if job_info else {}).get(
                     "cpu_ms_per_page"
                 ),
