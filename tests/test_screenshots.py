@@ -9,10 +9,19 @@ import struct
 import threading
 from pathlib import Path
 
+import pytest
+
 from tests.server import make_settings
 from tests.sites.static import serve_site
 from webcorpus.crawl.fetcher import Fetcher
-from webcorpus.render.screenshots import HEIGHT, WIDTH, Camera, find_chromium
+from webcorpus.render.screenshots import (
+    HEIGHT,
+    WIDTH,
+    Camera,
+    ScreenshotsUnavailable,
+    _answered,
+    find_chromium,
+)
 
 
 def test_the_browser_connects_to_nothing_but_through_the_fetcher(tmp_path: Path) -> None:
@@ -56,3 +65,14 @@ def test_the_browser_connects_to_nothing_but_through_the_fetcher(tmp_path: Path)
     assert struct.unpack(">II", png[16:24]) == (WIDTH, HEIGHT)
     assert hits[:1] == ["/"] and "/look.css" in hits  # answered through the fetcher
     assert connections == []  # no image, fetch or WebSocket reached the loopback listener
+
+
+def test_a_browser_call_that_is_never_answered_gives_up() -> None:
+    """Playwright can wait forever for a browser that died during a call (seen with new_page):
+    every call has a deadline after which the browser counts as gone."""
+
+    async def never_answered() -> None:
+        await asyncio.Event().wait()
+
+    with pytest.raises(ScreenshotsUnavailable, match=r"did not answer in 0\.2 s"):
+        asyncio.run(_answered(never_answered(), 0.2))

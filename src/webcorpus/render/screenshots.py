@@ -104,14 +104,18 @@ class Camera:
         # Chromium's sandbox cannot run as root; everywhere else it stays on.
         as_root = hasattr(os, "geteuid") and os.geteuid() == 0
         try:
-            self._browser = await self._playwright.chromium.launch(
-                executable_path=self.chromium,
-                args=[*FLAGS, "--no-sandbox"] if as_root else FLAGS,
-                chromium_sandbox=not as_root,
-                timeout=30_000,
+            self._browser = await _answered(
+                self._playwright.chromium.launch(
+                    executable_path=self.chromium,
+                    args=[*FLAGS, "--no-sandbox"] if as_root else FLAGS,
+                    chromium_sandbox=not as_root,
+                    timeout=30_000,
+                ),
+                30 + ANSWER_S,
             )
         except Exception as exc:
-            await self._playwright.stop()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._playwright.stop(), ANSWER_S)
             raise ScreenshotsUnavailable(
                 f"{self.chromium} did not start: {_first_line(exc)}"
             ) from exc
@@ -202,7 +206,7 @@ async def _answered(call: Awaitable[T], seconds: float) -> T:
     try:
         return await asyncio.wait_for(call, seconds)
     except TimeoutError as exc:
-        raise ScreenshotsUnavailable(f"the browser did not answer in {seconds:.0f} s") from exc
+        raise ScreenshotsUnavailable(f"the browser did not answer in {seconds:g} s") from exc
 
 
 def _first_line(exc: BaseException) -> str:
