@@ -2,7 +2,7 @@
 
     python bench/api_load.py [--concurrency 8] [--requests 400] [--seconds 20]
                              [--data-dir ~/.cache/webcorpus-test/load-corpus] [--embeddings]
-                             [--server-process]
+                             [--server-process] [--client httpx|wrk]
 
 Prepares (once) a corpus of the full local www.postgresql.org docs (~1170 pages, crawled through
 the nginx test fixture) in ``--data-dir`` and reuses it on later runs. Then it starts its own
@@ -14,6 +14,11 @@ and the error count per kind, and exits non-zero if any request failed.
 ``--server-process`` runs the server as its own ``webcorpus serve`` process instead, so that the
 load client does not share its interpreter (and its GIL) with the server, and also prints the
 server's CPU ms per request of each kind.
+
+``--client wrk`` sends the same requests with wrk (``apt-get install wrk``, one thread) instead of
+the Python client. Use it for concurrency above ~8: the httpx client's own CPU per request grows
+with its connection count (here +3.6 ms per request at 32), so at 32 it, not the server, set the
+pace and the server looked twice as slow as it is.
 
 Kinds: ``page`` (GET /api/content/<id>), ``list`` (GET /api/content with filters and sorts),
 ``bundle`` (GET /api/domains/postgresql.org/content.md?limit=50) and ``search`` (GET /api/search;
@@ -28,6 +33,7 @@ import itertools
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -160,6 +166,65 @@ async def run_kind(
     }
 
 
+_WRK_SCRIPT = """
+paths = {%s}
+i = 0
+request = function()
+  i = i + 1
+  return wrk.format(nil, paths[((i - 1) %% #paths) + 1])
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("WRK %%d %%d %%d %%d %%.3f %%.3f %%.3f\\n", summary.requests,
+    summary.duration, e.connect + e.read + e.write + e.timeout, e.status,
+    latency:percentile(50) / 1000, latency:percentile(95) / 1000, latency.max / 1000))
+end
+"""
+
+
+def run_kind_wrk(
+    base_url: str, paths: list[str], *, concurrency: int, seconds: float
+) -> dict[str, Any]:
+    """The requests of ``paths`` (cycled) for ``seconds`` with wrk at ``concurrency``."""
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write(_WRK_SCRIPT % ",".join(json.dumps(p) for p in paths))
+    run = subprocess.run(
+        [
+            "wrk",
+            "-t1",
+            "--timeout",
+            "60s",
+            f"-c{concurrency}",
+            f"-d{max(1, round(seconds))}s",
+            "-s",
+            script.name,
+            base_url,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=seconds + 60,
+    )
+    os.unlink(script.name)
+    line = next((ln for ln in run.stdout.splitlines() if ln.startswith("WRK ")), None)
+    if run.returncode != 0 or line is None:
+        sys.exit(f"wrk failed ({run.returncode}): {run.stderr or run.stdout}")
+    n, duration_us, socket_errors, status_errors, p50, p95, worst = line.split()[1:]
+    wall = int(duration_us) / 1e6
+    errors = int(socket_errors) + int(status_errors)
+    return {
+        "n": int(n),
+        "errors": errors,
+        "first_error": f"{socket_errors} socket errors, {status_errors} non-2xx/3xx"
+        if errors
+        else "",
+        "wall_s": wall,
+        "rps": int(n) / wall if wall else 0.0,
+        "p50_ms": float(p50),
+        "p95_ms": float(p95),
+        "max_ms": float(worst),
+    }
+
+
 def process_cpu_s(pid: int) -> float:
     """User + system CPU seconds of process ``pid`` so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -191,13 +256,26 @@ async def load(
         for name in args.kinds.split(","):
             await run_kind(client, kinds[name], concurrency=2, requests=4, seconds=10)  # warm up
             cpu_before = server_cpu() if server_cpu else 0.0
-            results[name] = await run_kind(
-                client,
-                kinds[name],
-                concurrency=args.concurrency,
-                requests=args.bundle_requests if name == "bundle" else args.requests,
-                seconds=args.seconds,
-            )
+            if args.client == "wrk":
+                paths = [
+                    client.build_request("GET", path, params=params).url.raw_path.decode()
+                    for path, params in map(kinds[name], range(1000))
+                ]
+                results[name] = await asyncio.to_thread(
+                    run_kind_wrk,
+                    base_url,
+                    paths,
+                    concurrency=args.concurrency,
+                    seconds=args.seconds,
+                )
+            else:
+                results[name] = await run_kind(
+                    client,
+                    kinds[name],
+                    concurrency=args.concurrency,
+                    requests=args.bundle_requests if name == "bundle" else args.requests,
+                    seconds=args.seconds,
+                )
             res = results[name]
             if server_cpu:
                 res["server_cpu_ms"] = (server_cpu() - cpu_before) * 1000 / max(1, res["n"])
@@ -267,6 +345,12 @@ def main() -> None:
         "--server-process",
         action="store_true",
         help="run the server as its own `webcorpus serve` process (default: a thread of this one)",
+    )
+    parser.add_argument(
+        "--client",
+        choices=("httpx", "wrk"),
+        default="httpx",
+        help="wrk: send the requests with wrk for --seconds per kind (--requests does not apply)",
     )
     args = parser.parse_args()
     data_dir = args.data_dir.expanduser()

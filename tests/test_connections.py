@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tests.server import make_settings, run_server
 from tests.sites.nginx import RunningServer
+from webcorpus.config import Settings
 from webcorpus.store.sqlite.db import ConnectionPool, migrate
 
 
@@ -69,3 +70,24 @@ def test_finished_jobs_leave_no_connection_behind(
             counts.append(open_files(db))
     # Other threads (the API's) come and go: one connection's files of slack, not one per job.
     assert counts[-1] <= counts[0] + 3, counts
+
+
+def test_the_api_runs_its_blocking_work_on_the_configured_threads(tmp_path: Path) -> None:
+    """WEBCORPUS_API_THREADS caps the threads that run requests' database work (and so the
+    connections they open); 0 means two per CPU, at least four."""
+    from anyio import to_thread
+    from fastapi.testclient import TestClient
+
+    from webcorpus.api.app import api_threads, create_app
+
+    def limit(settings: Settings) -> int:
+        with TestClient(create_app(settings, run_worker=False)) as client:
+            assert client.get("/api/content").status_code == 200
+            portal = client.portal
+            assert portal is not None
+            return int(portal.call(lambda: to_thread.current_default_thread_limiter().total_tokens))
+
+    assert limit(make_settings(tmp_path / "three", api_threads=3)) == 3
+    default = make_settings(tmp_path / "default")
+    assert api_threads(default) == max(4, 2 * (os.cpu_count() or 1))
+    assert limit(default) == api_threads(default)

@@ -82,6 +82,10 @@ class Settings(BaseSettings):
     worker: bool = True
     worker_jobs: int = Field(default=4, ge=1, le=64)
     """Crawl jobs a worker runs at once (different domains; they share its processing processes)."""
+    api_threads: int = Field(default=0, ge=0, le=256)
+    """Threads that run the API's blocking work (database reads); 0: two per CPU, at least 4.
+    More threads than cores only contend for the interpreter: at 32 concurrent requests, 4
+    threads answered 10-40% more requests than anyio's default 40, with a third lower p95."""
     worker_processes: int = Field(default=0, ge=0, le=64)
     """Processing processes per worker (extraction, facets, chunking); 0: one per CPU, at most 4."""
     processing_timeout_s: float = Field(default=120.0, gt=0)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
+from anyio import to_thread
 from fastapi import FastAPI, Request, Response
 
 from webcorpus import __version__
@@ -17,6 +19,11 @@ from webcorpus.services.search import SearchEngine
 from webcorpus.store import Store, open_store
 
 
+def api_threads(settings: Settings) -> int:
+    """How many requests run their blocking work at once (``WEBCORPUS_API_THREADS``)."""
+    return settings.api_threads or max(4, 2 * (os.cpu_count() or 1))
+
+
 def create_app(
     settings: Settings, *, store: Store | None = None, run_worker: bool | None = None
 ) -> FastAPI:
@@ -26,6 +33,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        to_thread.current_default_thread_limiter().total_tokens = api_threads(settings)
         worker = None
         if worker_on:
             from webcorpus.crawl.worker import WorkerThread
