@@ -32,6 +32,7 @@ import asyncio
 import itertools
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -353,6 +354,8 @@ def main() -> None:
         help="wrk: send the requests with wrk for --seconds per kind (--requests does not apply)",
     )
     args = parser.parse_args()
+    if args.client == "wrk" and shutil.which("wrk") is None:
+        sys.exit("--client wrk needs wrk on PATH (Debian: apt-get install wrk)")
     data_dir = args.data_dir.expanduser()
     if args.embeddings and data_dir == DEFAULT_DIR:
         data_dir = DEFAULT_DIR.with_name("load-corpus-vectors")
