@@ -126,7 +126,11 @@ class MainContent:
 
 
 def _text_len(el: Element) -> int:
-    return len("".join(text_of(el).split()))
+    return _nonspace_len(text_of(el))
+
+
+def _nonspace_len(text: str) -> int:
+    return len("".join(text.split()))
 
 
 def docs_container(root: Element, generator: str | None) -> Element | None:
@@ -154,7 +158,7 @@ def find_container(root: Element, generator: str | None) -> tuple[Element | None
             body_text = text_of(body)
         # The body's text length bounds its _text_len: the exact count only near the threshold.
         if size < 0.2 * len(body_text):
-            total = total or max(len("".join(body_text.split())), 1)
+            total = total or max(_nonspace_len(body_text), 1)
             if size < 0.2 * total:
                 continue
         if (

@@ -35,7 +35,6 @@ from webcorpus.facets.textstats import Bag, vocab
 from webcorpus.facets.vocabulary import TOPIC_KEYWORDS
 
 MAX_TEXT = 8_000
-_MASK64 = (1 << 64) - 1
 MAX_TOPICS = 5
 
 
