@@ -109,6 +109,15 @@ def test_crawl_body_not_json_or_not_object(api: Running) -> None:
     )
 
 
+@pytest.mark.parametrize("path", ["/api/crawl", "/api/collections/shelf"])
+def test_json_nested_past_the_parser_is_a_bad_body(api: Running, path: str) -> None:
+    deep = b"[" * 5000 + b"]" * 5000  # within the body limit, deeper than json.loads goes
+    headers = {**api.auth, "Content-Type": "application/json"}
+    send = api.client.post if path == "/api/crawl" else api.client.put
+    problem = assert_problem(send(path, content=deep, headers=headers), 400, "invalid_body")
+    assert "nested" in problem["detail"]
+
+
 def test_crawl_body_too_large(api: Running) -> None:
     big = b'{"domain": "python.org", "x": "' + b"a" * 20_000 + b'"}'
     r = api.client.post(
@@ -170,6 +179,14 @@ def test_cancel_needs_a_key(api: Running) -> None:
         ({"q": "x" * 1001}, "q"),
         ({"q": "   "}, "q"),
         ({"sort": "relevance"}, "sort"),
+        # past what a database integer holds: a 400, not an overflow in the query
+        ({"words_min": 2**63}, "words_min"),
+        ({"words_min": 10**30}, "words_min"),
+        # a time with no day before it in UTC
+        ({"published_after": "0001-01-01T00:00:00Z"}, "published_after"),
+        ({"published_after": "0001-01-01T00:30:00+01:00"}, "published_after"),
+        ({"collection": ""}, "collection"),
+        ({"collection": "Bad Slug!"}, "collection"),
     ],
 )
 def test_content_bad_params(api: Running, params: dict, param: str) -> None:
@@ -193,6 +210,13 @@ def test_job_urls_bad_bucket(api: Running) -> None:
     assert_problem(
         api.client.get(f"/api/jobs/{job}/urls", params={"bucket": "nope"}), 400, "invalid_parameter"
     )
+    for offset in (-1, 2**63, 10**20):
+        assert_problem(
+            api.client.get(f"/api/jobs/{job}/urls", params={"offset": offset}),
+            400,
+            "invalid_parameter",
+        )
+    assert api.client.get(f"/api/jobs/{job}/urls", params={"offset": 2**63 - 1}).status_code == 200
     api.client.post(f"/api/jobs/{job}/cancel", headers=api.auth)
 
 

@@ -90,3 +90,15 @@ def test_traps_are_bounded(hostile_crawl: tuple[Running, dict[str, Any], Running
     repeating = [u for u in urls if u.startswith(hostile.url("/a/a/a/a"))]
     assert all(urls[u]["bucket"] == "filtered" for u in repeating)
     assert view["progress"]["fetched"] < 150
+
+
+def test_domain_record_shows_the_entry_origins_robots_txt(
+    hostile_crawl: tuple[Running, dict[str, Any], RunningHostile],
+) -> None:
+    """The crawl also asked internal.hostile.example (a redirect target the SSRF guard refuses)
+    for its robots.txt, in vain: that must not make the site's own robots.txt look unreachable."""
+    srv, view, _ = hostile_crawl
+    assert view["state"] == "completed"
+    robots = srv.client.get(f"/api/domains/{HOSTILE_HOST}").json()["health"]["robots_txt"]
+    assert robots["status"] == "ok", robots
+    assert robots["checked_at"]

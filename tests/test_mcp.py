@@ -244,12 +244,14 @@ def test_list_content_bad_values_are_problems(crawled: tuple[Running, dict[str, 
         ({"topics": ["cooking"]}, {"topics": "cooking"}, "topics"),
         ({"sort": "random"}, {"sort": "random"}, "sort"),
         ({"offset": 20000}, {"offset": 20000}, "offset"),
+        ({"words_min": 10**22}, {"words_min": 10**22}, "words_min"),
+        ({"collection": "Bad Slug!"}, {"collection": "Bad Slug!"}, "collection"),
     ]
     for mcp_args, http_params, param in cases:
         got = problem_of(call_sync(srv, "list_content", mcp_args), param)
         http = srv.client.get("/api/content", params=http_params)
         assert http.status_code == 400
-        if param not in ("sort", "offset"):  # HTTP checks these two in its own route signature
+        if param not in ("sort", "offset", "words_min"):  # HTTP checks these in its route signature
             assert got == http.json(), (mcp_args, got, http.json())
     assert "100" in problem_of(call_sync(srv, "list_content", {"limit": 500}), "limit")["detail"]
     assert "docs" in problem_of(call_sync(srv, "list_content", {"type": ["x"]}), "type")["detail"]

@@ -79,7 +79,8 @@ def _progress_line(view: dict[str, Any]) -> str:
     return (
         f"{view['state']:<9} indexed {p['indexed']:>5}  pending {p['pending']:>5}  "
         f"discovered {p['discovered']:>5}  {p['pages_per_min']:>7.1f} pages/min"
-        f"  embed backlog {p['embedding_backlog']}{eta_s}"
+        + (f"  embed backlog {backlog}" if (backlog := p["embedding_backlog"]) is not None else "")
+        + eta_s
     )
 
 
@@ -125,7 +126,9 @@ def cmd_crawl(args: argparse.Namespace) -> int:
         try:
             while True:
                 await asyncio.sleep(1.0)
-                view = jobs.job_view(store, jobs.get_job(store, job.id))
+                view = jobs.job_view(
+                    store, jobs.get_job(store, job.id), embeddings=settings.embeddings
+                )
                 sys.stderr.write("\r" + _progress_line(view))
                 sys.stderr.flush()
                 if view["state"] in ("completed", "partial", "failed", "cancelled"):
@@ -140,7 +143,7 @@ def cmd_crawl(args: argparse.Namespace) -> int:
         store.request_cancel(job.id)
         print("\ncancel requested", file=sys.stderr)
         return 130
-    view = jobs.job_view(store, jobs.get_job(store, job.id))
+    view = jobs.job_view(store, jobs.get_job(store, job.id), embeddings=settings.embeddings)
     sys.stderr.write("\n")
     print(
         json.dumps(

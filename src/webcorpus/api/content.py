@@ -11,6 +11,7 @@ from webcorpus.api.envelope import MarkdownResponse, envelope, unrecognized
 from webcorpus.services import content, params
 from webcorpus.services.params import (  # re-exported: other adapters import them from here
     CONTENT_PARAMS,
+    INT64_MAX,
     parse_domains,
     parse_locales,
     parse_published_after,
@@ -51,7 +52,7 @@ def list_content(
     originality_min: Score = None,
     promotional_max: Score = None,
     has_code: bool | None = None,
-    words_min: Annotated[int | None, Query(ge=0)] = None,
+    words_min: Annotated[int | None, Query(ge=0, le=INT64_MAX)] = None,
     published_after: Annotated[
         str | None,
         Query(

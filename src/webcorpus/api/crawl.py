@@ -53,6 +53,8 @@ async def read_json_body(request: Request) -> Any:
         return json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ServiceError("invalid_body", f"the body is not valid JSON: {exc}") from exc
+    except RecursionError as exc:  # e.g. 10 KB of "[[[[": valid JSON, deeper than the parser goes
+        raise ServiceError("invalid_body", "the body's JSON is nested too deeply") from exc
 
 
 @router.post(

@@ -10,7 +10,7 @@ from webcorpus.api.deps import get_settings, get_store, require_read, require_wr
 from webcorpus.api.envelope import envelope, unrecognized
 from webcorpus.services import crawls, jobs
 from webcorpus.services.errors import invalid_param
-from webcorpus.services.params import parse_domains
+from webcorpus.services.params import INT64_MAX, parse_domains
 from webcorpus.store.models import BUCKETS
 
 router = APIRouter(tags=["jobs"], dependencies=[Depends(require_read)])
@@ -39,7 +39,14 @@ def list_jobs(
         raise invalid_param("domain", "takes one root domain")
     root = domains[0] if domains else None
     records, total = store.list_jobs(domain=root, state=state, limit=limit, offset=offset)
-    data = [{k: v for k, v in jobs.job_view(store, r).items() if k != "coverage"} for r in records]
+    data = [
+        {
+            k: v
+            for k, v in jobs.job_view(store, r, embeddings=settings.embeddings).items()
+            if k != "coverage"
+        }
+        for r in records
+    ]
     applied = {k: v for k, v in {"domain": root, "state": state}.items() if v is not None}
     return envelope(
         data,
@@ -55,7 +62,11 @@ def list_jobs(
 @router.get("/api/jobs/{job_id}", summary="Live status of a crawl job")
 def get_job(request: Request, job_id: str) -> dict[str, Any]:
     store = get_store(request)
-    return jobs.job_view(store, jobs.get_job(store, _job_id(job_id)))
+    return jobs.job_view(
+        store,
+        jobs.get_job(store, _job_id(job_id)),
+        embeddings=get_settings(request).embeddings,
+    )
 
 
 @router.get("/api/jobs/{job_id}/urls", summary="URLs of a job, by coverage bucket")
@@ -64,7 +75,7 @@ def job_urls(
     job_id: str,
     bucket: Bucket | None = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=INT64_MAX)] = 0,
 ) -> dict[str, Any]:
     rows, total = jobs.job_urls(get_store(request), _job_id(job_id), bucket, limit, offset)
     applied = {"bucket": bucket} if bucket else {}
@@ -88,4 +99,4 @@ def job_urls(
 def cancel_job(request: Request, job_id: str) -> dict[str, Any]:
     store = get_store(request)
     job = crawls.cancel_job(store, _job_id(job_id))
-    return jobs.job_view(store, job)
+    return jobs.job_view(store, job, embeddings=get_settings(request).embeddings)

@@ -349,6 +349,12 @@ class JobRunner:
             if self.answered.get(origin):
                 entry = origin
                 break
+        # The domain record shows its entry origin's robots.txt (the job view has every origin's:
+        # a subdomain that does not resolve must not make the whole site look unreachable).
+        shown = entry or self._entry_candidates()[0]
+        await self._db(
+            self.store.set_domain_robots, self.domain, self.robots[shown].status, now_iso()
+        )
         if entry is None:
             origin = self._entry_candidates()[0]
             self.info["entry_error"] = "no entry point answered (https, http, www.)"
@@ -450,7 +456,6 @@ class JobRunner:
             if policy.crawl_delay:
                 self.throttle.set_crawl_delay(url_host(origin) or "", policy.crawl_delay)
             self.info.setdefault("robots", {})[origin] = policy.status
-            await self._db(self.store.set_domain_robots, self.domain, policy.status, now_iso())
             return policy
 
     async def _fetch_following(

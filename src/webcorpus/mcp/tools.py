@@ -754,7 +754,9 @@ def build_server(settings: Settings, store: Store, state: Any) -> MCPServer:
             t.require_read(ctx)
             jid = job_id.strip()
             jid = jid if jid.startswith("job_") else f"job_{jid}"
-            return _ok(jobs.job_view(t.store, jobs.get_job(t.store, jid)))
+            return _ok(
+                jobs.job_view(t.store, jobs.get_job(t.store, jid), embeddings=t.settings.embeddings)
+            )
 
         return _run(run)
 

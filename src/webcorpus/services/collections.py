@@ -2,33 +2,23 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from webcorpus.config import Settings
 from webcorpus.crawl.domains import validate_root_domain
 from webcorpus.services.clock import now_iso
 from webcorpus.services.errors import ServiceError, invalid_body, invalid_param, not_found
+from webcorpus.services.params import SLUG, check_slug
 from webcorpus.store import Store
 
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+__all__ = ["SLUG", "check_slug"]  # with the functions below; the rule lives in params
+
 PLACED_BY = ("person", "agent")
 SHELF_FIELDS = {"name", "description"}
 MEMBER_FIELDS = {"domain", "reason", "placed_by"}
 NAME_MAX = 200
 DESCRIPTION_MAX = 2000
 REASON_MAX = 2000
-
-
-def check_slug(slug: str) -> str:
-    """The slug, lowercased as the ``collection`` filter takes it (``Widgets`` is ``widgets``)."""
-    if isinstance(slug, str):
-        slug = slug.strip().lower()
-    if not isinstance(slug, str) or not SLUG.match(slug):
-        raise invalid_param(
-            "slug", "must be 1-63 letters, digits or hyphens, not starting with a hyphen"
-        )
-    return slug
 
 
 def _shelf(row: dict[str, Any]) -> dict[str, Any]:

@@ -64,7 +64,11 @@ def coverage(store: Store, job: JobRecord) -> dict[str, Any]:
     return {"total": sum(counts.values()), "buckets": buckets}
 
 
-def progress(store: Store, job: JobRecord, cov: dict[str, Any]) -> dict[str, Any]:
+def progress(
+    store: Store, job: JobRecord, cov: dict[str, Any], *, embeddings: bool = True
+) -> dict[str, Any]:
+    """The job's progress; ``embeddings``: whether this service computes vectors (without, the
+    backlog is null: no chunk is waiting for one, and none will get one)."""
     b = cov["buckets"]
     pending = b["pending"]["count"]
     total = cov["total"]
@@ -72,7 +76,7 @@ def progress(store: Store, job: JobRecord, cov: dict[str, Any]) -> dict[str, Any
     fetched = store.fetched_count(job.id)
     elapsed = _elapsed(job)
     rate = fetched / (elapsed / 60) if elapsed > 1 else 0.0
-    backlog = store.embedding_backlog(job.id)
+    backlog = store.embedding_backlog(job.id) if embeddings else None
     eta: dict[str, Any] | None
     if job.state in ("completed", "partial", "failed", "cancelled"):
         eta = {"low_s": 0, "high_s": 0, "confidence": 1.0}
@@ -101,7 +105,7 @@ def progress(store: Store, job: JobRecord, cov: dict[str, Any]) -> dict[str, Any
     }
 
 
-def job_view(store: Store, job: JobRecord) -> dict[str, Any]:
+def job_view(store: Store, job: JobRecord, *, embeddings: bool = True) -> dict[str, Any]:
     cov = coverage(store, job)
     return {
         "id": job.id,
@@ -111,7 +115,7 @@ def job_view(store: Store, job: JobRecord) -> dict[str, Any]:
         "created_at": job.created_at,
         "started_at": job.started_at,
         "finished_at": job.finished_at,
-        "progress": progress(store, job, cov),
+        "progress": progress(store, job, cov, embeddings=embeddings),
         "coverage": cov,
         "cancel_requested": job.cancel_requested,
         "resumes": job.resumes,

@@ -7,6 +7,7 @@ names the parameter and the allowed values.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -62,6 +63,9 @@ SEARCH_PARAMS = (
     "limit",
 )
 MAX_OFFSET = 10000
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+INT64_MAX = 2**63 - 1
+"""The largest integer a database column holds: the bound of integer parameters with no other."""
 
 
 def join_list(value: str | list[str] | tuple[str, ...] | None) -> str | None:
@@ -135,13 +139,29 @@ def parse_published_after(value: str | None) -> PublishedAfter | None:
         ) from exc
     if when.tzinfo is None:
         raise invalid_param("published_after", "a time needs its offset, e.g. 2026-03-02T09:00:00Z")
-    utc = when.astimezone(UTC)
-    day_before = utc.date() - timedelta(days=1)
+    try:
+        utc = when.astimezone(UTC)
+        day_before = utc.date() - timedelta(days=1)
+    except OverflowError as exc:  # 0001-01-01T00:00:00Z has no day before; +01:00 no UTC time
+        raise invalid_param("published_after", "must be a time after 0001-01-02") from exc
     return PublishedAfter(utc.strftime("%Y-%m-%dT%H:%M:%SZ"), day_before.isoformat())
 
 
+def check_slug(slug: str, param: str = "slug") -> str:
+    """The slug, lowercased as the ``collection`` filter takes it (``Widgets`` is ``widgets``)."""
+    if isinstance(slug, str):
+        slug = slug.strip().lower()
+    if not isinstance(slug, str) or not SLUG.match(slug):
+        raise invalid_param(
+            param, "must be 1-63 letters, digits or hyphens, not starting with a hyphen"
+        )
+    return slug
+
+
 def parse_collection(value: str | None) -> str | None:
-    return value.strip().lower() if value else None
+    """The ``collection`` filter: a shelf's slug (an empty or malformed one is a 400, as it is for
+    ``/api/collections/<slug>``, rather than a filter dropped or matching nothing)."""
+    return None if value is None else check_slug(value, "collection")
 
 
 def check_score(param: str, value: float | None) -> float | None:
@@ -151,13 +171,15 @@ def check_score(param: str, value: float | None) -> float | None:
 
 
 def check_int(param: str, value: int | None, low: int, high: int | None = None) -> int | None:
+    """``value`` within ``low``..``high``; without ``high``, within what a database integer holds
+    (a larger number would fail in the query, not here)."""
     if value is None:
         return None
     if (
         isinstance(value, bool)
         or not isinstance(value, int)
         or value < low
-        or (high is not None and value > high)
+        or value > (INT64_MAX if high is None else high)
     ):
         bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
         raise invalid_param(param, f"must be an integer {bound}")
