@@ -263,3 +263,21 @@ def test_a_server_failure_is_a_problem_with_the_version_header(tmp_path: Path) -
         assert_problem(r, 500, "internal")
         assert r.headers["x-webcorpus-version"]
         assert "collection_members" not in r.text
+
+
+def test_head_is_a_get_without_its_body(api: Running) -> None:
+    got = api.client.get("/api/content", params={"limit": 5})
+    head = api.client.head("/api/content", params={"limit": 5})
+    assert head.status_code == 200 == got.status_code
+    assert head.content == b""
+    assert head.headers["content-length"] == str(len(got.content))
+    assert head.headers["content-type"] == got.headers["content-type"]
+    assert head.headers["x-webcorpus-version"]
+    missing = api.client.head("/api/jobs/job_doesnotexist")
+    assert missing.status_code == 404 and missing.content == b""
+    assert missing.headers["content-type"].startswith("application/problem+json")
+    # a path that has no GET is still a 405 naming what it takes
+    wrong = api.client.head("/api/crawl")
+    assert wrong.status_code == 405 and "POST" in wrong.headers["allow"]
+    # the connection stays usable after a HEAD (no body bytes left over on it)
+    assert api.client.get("/api/content").status_code == 200

@@ -11,6 +11,7 @@ from fastapi import FastAPI, Request, Response
 
 from webcorpus import __version__
 from webcorpus.api import collections, content, crawl, domains, facets, jobs, problems, search
+from webcorpus.api.head import HeadRequests
 from webcorpus.api.query import RepeatedParams
 from webcorpus.config import Settings
 from webcorpus.mcp import http as mcp_http
@@ -75,6 +76,8 @@ def create_app(
         response = await call_next(request)
         response.headers["X-Webcorpus-Version"] = __version__
         return response
+
+    app.add_middleware(HeadRequests)  # outermost: HEAD is a GET whose body is dropped
 
     for module in (crawl, jobs, content, search, facets, domains, collections):
         app.include_router(module.router)
