@@ -195,6 +195,14 @@ def test_content_bad_params(api: Running, params: dict, param: str) -> None:
     assert param in problem["detail"]
 
 
+@pytest.mark.parametrize("path", ["/api/facets", "/api/search"])
+def test_other_collection_filters_check_the_slug(api: Running, path: str) -> None:
+    for value in ("", "Bad Slug!"):
+        params = {"collection": value, **({"q": "x"} if path == "/api/search" else {})}
+        problem = assert_problem(api.client.get(path, params=params), 400, "invalid_parameter")
+        assert "collection" in problem["detail"]
+
+
 def test_content_list_envelope_reports_filters(api: Running) -> None:
     r = api.client.get("/api/content", params={"domain": "python.org", "tecnicality_min": 0.5})
     assert r.status_code == 200

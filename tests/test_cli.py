@@ -70,6 +70,43 @@ def _crawl_env(nginx: RunningServer, data_dir: Path, **settings: str) -> dict[st
     return env | {f"WEBCORPUS_{name.upper()}": value for name, value in settings.items()}
 
 
+def test_settings_that_would_fail_later_are_refused_at_start(tmp_path: Path) -> None:
+    """Values that used to pass start-up and then broke every crawl or request (a 500 from the
+    rate limiter at 0, a traceback at the first crawl for a malformed connect_to)."""
+    base = {**os.environ, "WEBCORPUS_DATA_DIR": str(tmp_path / "data")}
+    cases = {
+        "WEBCORPUS_CONNECT_TO": ("garbage", "expected HOST:PORT:ADDR:PORT"),
+        "WEBCORPUS_ALLOW_NETWORKS": ("nope", "is not a CIDR"),
+        "WEBCORPUS_CRAWL_RATE_PER_MINUTE": ("0", "greater than or equal to 1"),
+        "WEBCORPUS_PORT": ("70000", "less than or equal to 65535"),
+        "WEBCORPUS_READ_TIMEOUT_S": ("-1", "greater than 0"),
+        "WEBCORPUS_EMBED_BATCH": ("0", "greater than or equal to 1"),
+        "WEBCORPUS_DEFAULT_BUDGET": ("20000", "default_budget (20000) is above max_budget"),
+    }
+    for name, (value, message) in cases.items():
+        for args in (["keys", "list"], ["shelves", "list"]):
+            out = run(args, {**base, name: value})
+            assert out.returncode == 2, (name, out.stderr)
+            assert "Traceback" not in out.stderr and message in out.stderr, (name, out.stderr)
+    (tmp_path / "file").write_text("x")
+    out = run(["keys", "list"], {**base, "WEBCORPUS_DATA_DIR": str(tmp_path / "file")})
+    assert out.returncode == 2 and "is not a directory" in out.stderr, out.stderr
+
+
+def test_a_misspelled_setting_is_named(tmp_path: Path) -> None:
+    env = {**os.environ, "WEBCORPUS_DATA_DIR": str(tmp_path), "WEBCORPUS_EMBEDDING": "false"}
+    (tmp_path / ".env").write_text("WEBCORPUS_PUBLICREADS=false\nWEBCORPUS_PORT=8001\n")
+    out = subprocess.run(
+        [*CLI, "keys", "list"], env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
+    assert out.returncode == 0, out.stderr
+    assert "WEBCORPUS_EMBEDDING (environment) is not a setting" in out.stderr
+    assert "did you mean WEBCORPUS_EMBEDDINGS?" in out.stderr
+    assert "WEBCORPUS_PUBLICREADS (.env) is not a setting" in out.stderr
+    assert "did you mean WEBCORPUS_PUBLIC_READS?" in out.stderr
+    assert "WEBCORPUS_PORT" not in out.stderr  # a real setting is not flagged
+
+
 def test_crawl_from_the_shell(nginx_server: RunningServer, tmp_path: Path) -> None:
     env = _crawl_env(nginx_server, tmp_path, crawl_delay_s="0")
     # A job queued earlier (e.g. by a running service) is not the shell crawl's to run.

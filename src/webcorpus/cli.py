@@ -1,4 +1,4 @@
-"""Command line: webcorpus serve | worker | crawl | keys."""
+"""Command line: webcorpus serve | worker | crawl | keys | inspect | shelves."""
 
 from __future__ import annotations
 
@@ -7,29 +7,67 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import signal
 import sys
+from pathlib import Path
 from typing import Any
 
 from webcorpus import __version__, inspect_cli, shelves_cli
 from webcorpus.config import Settings
 
 
-def _settings() -> Settings:
+def load_settings() -> Settings:
     """The settings from the environment and ``.env``; a bad value ends the command with one
-    line per setting instead of a traceback."""
+    line per setting instead of a traceback, and an unknown ``WEBCORPUS_`` name (a misspelled
+    setting, silently ignored otherwise) gets a warning naming the closest setting."""
     from pydantic import ValidationError
 
+    for line in unknown_settings():
+        print(f"warning: {line}", file=sys.stderr)
     try:
         return Settings()
     except ValidationError as exc:
         lines = [
-            f"error: WEBCORPUS_{'_'.join(str(p) for p in err['loc']).upper()}: {err['msg']}"
+            (
+                f"error: WEBCORPUS_{'_'.join(str(p) for p in err['loc']).upper()}: "
+                if err["loc"]
+                else "error: "
+            )
+            + err["msg"].removeprefix("Value error, ")
             + (f" (got {err['input']!r})" if isinstance(err.get("input"), str | int) else "")
             for err in exc.errors()
         ]
         print("\n".join(lines), file=sys.stderr)
         raise SystemExit(2) from None
+    except UnicodeDecodeError:
+        print("error: .env is not UTF-8 text", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+# Variables with the prefix that are not settings: the install and test scripts' own.
+_NOT_SETTINGS = ("WEBCORPUS_VENV", "WEBCORPUS_PYTHON", "WEBCORPUS_TEST_")
+
+
+def unknown_settings(env_file: Path | str = ".env") -> list[str]:
+    """One line per ``WEBCORPUS_`` name in the environment or ``env_file`` that no setting has."""
+    import difflib
+
+    from dotenv import dotenv_values
+
+    known = {f"WEBCORPUS_{name.upper()}" for name in Settings.model_fields}
+    sources = [(name, "environment") for name in os.environ]
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        sources += [(name, str(env_file)) for name in dotenv_values(env_file)]
+    out = []
+    for name, where in sources:
+        upper = name.upper()
+        if not upper.startswith("WEBCORPUS_") or upper in known or upper.startswith(_NOT_SETTINGS):
+            continue
+        close = difflib.get_close_matches(upper, known, n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        out.append(f"{name} ({where}) is not a setting and is ignored{hint}")
+    return out
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -37,7 +75,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from webcorpus.api.app import create_app
 
-    settings = _settings()
+    settings = load_settings()
     if args.host:
         settings.host = args.host
     if args.port:
@@ -65,7 +103,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from webcorpus.crawl.worker import Worker
     from webcorpus.store import open_store
 
-    settings = _settings()
+    settings = load_settings()
     store = open_store(settings)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(Worker(settings, store).run())
@@ -90,7 +128,7 @@ def cmd_crawl(args: argparse.Namespace) -> int:
     from webcorpus.services.errors import ServiceError
     from webcorpus.store import open_store
 
-    settings = _settings()
+    settings = load_settings()
     store = open_store(settings)
     body: dict[str, Any] = {
         "domain": args.domain,
@@ -168,7 +206,7 @@ def cmd_keys(args: argparse.Namespace) -> int:
     from webcorpus.services.errors import ServiceError
     from webcorpus.store import ConflictError, open_store
 
-    store = open_store(_settings())
+    store = open_store(load_settings())
     if args.keys_cmd == "create":
         try:
             key = keys.create_key(

@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from webcorpus import __version__
@@ -19,8 +19,8 @@ class Settings(BaseSettings):
 
     data_dir: Path = Path("./data")
     database_url: str | None = None
-    host: str = "127.0.0.1"
-    port: int = 8000
+    host: str = Field(default="127.0.0.1", min_length=1)
+    port: int = Field(default=8000, ge=1, le=65535)
     public_reads: bool = True
 
     # Crawler network
@@ -29,37 +29,37 @@ class Settings(BaseSettings):
     connect_to_only: bool = False
     """Reach only hosts named in connect_to; never ask DNS (tests, air-gapped networks)."""
     user_agent: str = f"webcorpus/{__version__} (+https://github.com/webcorpus/webcorpus)"
-    crawl_delay_s: float = 0.25
-    host_concurrency: int = 4
+    crawl_delay_s: float = Field(default=0.25, ge=0)
+    host_concurrency: int = Field(default=4, ge=1)
     adaptive_delay: bool = True
-    max_concurrency: int = 32
-    connect_timeout_s: float = 10.0
-    read_timeout_s: float = 30.0
-    max_body_bytes: int = 10 * 1024 * 1024
-    max_retries: int = 2
-    max_retry_after_s: float = 60.0
-    max_redirects: int = 10
+    max_concurrency: int = Field(default=32, ge=1)
+    connect_timeout_s: float = Field(default=10.0, gt=0)
+    read_timeout_s: float = Field(default=30.0, gt=0)
+    max_body_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
+    max_retries: int = Field(default=2, ge=0)
+    max_retry_after_s: float = Field(default=60.0, ge=0)
+    max_redirects: int = Field(default=10, ge=0)
 
     # Crawl scope and traps
     allow_private_suffixes: bool = False
     """Accept crawl targets under non-public suffixes (.test, .example, .internal)."""
-    max_sitemaps: int = 50
-    max_sitemap_urls: int = 50000
-    max_depth: int = 30
-    max_url_length: int = 1024
-    max_query_params: int = 8
-    max_repeated_segments: int = 3
-    max_query_variants_per_path: int = 50
+    max_sitemaps: int = Field(default=50, ge=0)
+    max_sitemap_urls: int = Field(default=50000, ge=0)
+    max_depth: int = Field(default=30, ge=0)
+    max_url_length: int = Field(default=1024, ge=16)
+    max_query_params: int = Field(default=8, ge=0)
+    max_repeated_segments: int = Field(default=3, ge=1)
+    max_query_variants_per_path: int = Field(default=50, ge=1)
 
     # Limits
-    max_budget: int = 10000
-    default_budget: int = 500
-    content_limit: int = 100
-    search_limit: int = 50
-    bundle_limit: int = 500
-    max_body_request_bytes: int = 16 * 1024
-    max_q_chars: int = 1000
-    crawl_rate_per_minute: int = 30
+    max_budget: int = Field(default=10000, ge=1)
+    default_budget: int = Field(default=500, ge=1)
+    content_limit: int = Field(default=100, ge=1)
+    search_limit: int = Field(default=50, ge=1)
+    bundle_limit: int = Field(default=500, ge=1)
+    max_body_request_bytes: int = Field(default=16 * 1024, ge=1024)
+    max_q_chars: int = Field(default=1000, ge=1)
+    crawl_rate_per_minute: int = Field(default=30, ge=1)
 
     # Search
     embeddings: bool = True
@@ -68,8 +68,8 @@ class Settings(BaseSettings):
     """Where the ONNX model built from the packaged weights is cached (default: data_dir/models)."""
     embed_variant: Literal["int8", "fp32"] = "int8"
     """ONNX graph built from the packaged weights: int8-quantized matmuls, or exact fp32."""
-    embed_batch: int = 64
-    embed_threads: int = 0
+    embed_batch: int = Field(default=64, ge=1)
+    embed_threads: int = Field(default=0, ge=0)
     """Embedding lanes: batches embedded side by side, one thread each (0: one per core)."""
 
     # Screenshots (the crawl's `shots`)
@@ -90,7 +90,7 @@ class Settings(BaseSettings):
     """Processing processes per worker (extraction, facets, chunking); 0: one per CPU, at most 4."""
     processing_timeout_s: float = Field(default=120.0, gt=0)
     """A page whose processing runs longer has its process replaced and ends in fetchError."""
-    job_lease_s: float = 60.0
+    job_lease_s: float = Field(default=60.0, ge=5)
 
     @field_validator("allow_networks", "connect_to", mode="before")
     @classmethod
@@ -98,6 +98,39 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
+
+    @field_validator("allow_networks")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        from webcorpus.crawl.ssrf import parse_networks
+
+        parse_networks(value)  # at start-up, not at the first crawl
+        return value
+
+    @field_validator("connect_to")
+    @classmethod
+    def _connect_to(cls, value: list[str]) -> list[str]:
+        from webcorpus.crawl.ssrf import parse_connect_to
+
+        parse_connect_to(value)
+        return value
+
+    @field_validator("data_dir")
+    @classmethod
+    def _directory(cls, value: Path) -> Path:
+        if str(value) in ("", "."):
+            return value
+        if value.exists() and not value.is_dir():
+            raise ValueError(f"{value} exists and is not a directory")
+        return value
+
+    @model_validator(mode="after")
+    def _budgets(self) -> Settings:
+        if self.default_budget > self.max_budget:
+            raise ValueError(
+                f"default_budget ({self.default_budget}) is above max_budget ({self.max_budget})"
+            )
+        return self
 
     @field_validator("database_url")
     @classmethod

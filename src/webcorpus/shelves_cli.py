@@ -14,9 +14,10 @@ from webcorpus.config import Settings
 
 
 def _store_and_settings() -> tuple[Any, Settings]:
+    from webcorpus.cli import load_settings
     from webcorpus.store import open_store
 
-    settings = Settings()
+    settings = load_settings()
     return open_store(settings), settings
 
 

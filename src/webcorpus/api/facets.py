@@ -10,6 +10,7 @@ from webcorpus.api.content import parse_domains
 from webcorpus.api.deps import get_settings, get_store, require_read
 from webcorpus.api.envelope import envelope, unrecognized
 from webcorpus.services import facets
+from webcorpus.services.params import parse_collection
 
 router = APIRouter(tags=["facets"], dependencies=[Depends(require_read)])
 
@@ -23,7 +24,7 @@ def list_facets(
     domains = parse_domains(
         domain, allow_private_suffixes=get_settings(request).allow_private_suffixes
     )
-    slug = collection.strip().lower() if collection else None
+    slug = parse_collection(collection)
     data, pages = facets.list_facets(get_store(request), domains=domains, collection=slug)
     applied: dict[str, Any] = {}
     if domains:
