@@ -88,6 +88,12 @@ def test_settings_that_would_fail_later_are_refused_at_start(tmp_path: Path) -> 
             out = run(args, {**base, name: value})
             assert out.returncode == 2, (name, out.stderr)
             assert "Traceback" not in out.stderr and message in out.stderr, (name, out.stderr)
+    out = run(["serve", "--port", "0"], base)
+    assert out.returncode == 2 and "not a port from 1 to 65535" in out.stderr, out.stderr
+    out = run(["serve", "--host", ""], base)
+    assert out.returncode == 2 and "every interface" in out.stderr, out.stderr
+    out = run(["keys", "create", "tab\tname"], base)
+    assert out.returncode != 0 and "no tabs, newlines" in out.stderr, out.stderr
     (tmp_path / "file").write_text("x")
     out = run(["keys", "list"], {**base, "WEBCORPUS_DATA_DIR": str(tmp_path / "file")})
     assert out.returncode == 2 and "is not a directory" in out.stderr, out.stderr

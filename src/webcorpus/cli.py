@@ -17,6 +17,18 @@ from webcorpus import __version__, inspect_cli, shelves_cli
 from webcorpus.config import Settings
 
 
+def _host(value: str) -> str:
+    if not value.strip():
+        raise argparse.ArgumentTypeError("an empty host would listen on every interface")
+    return value.strip()
+
+
+def _port(value: str) -> int:
+    if not value.isdigit() or not 1 <= int(value) <= 65535:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a port from 1 to 65535")
+    return int(value)
+
+
 def load_settings() -> Settings:
     """The settings from the environment and ``.env``; a bad value ends the command with one
     line per setting instead of a traceback, and an unknown ``WEBCORPUS_`` name (a misspelled
@@ -76,9 +88,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from webcorpus.api.app import create_app
 
     settings = load_settings()
-    if args.host:
+    if args.host is not None:
         settings.host = args.host
-    if args.port:
+    if args.port is not None:
         settings.port = args.port
     if args.no_worker:
         settings.worker = False
@@ -237,10 +249,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="cmd", required=True)
 
     serve = sub.add_parser("serve", help="run the API, MCP endpoint and (embedded) crawl worker")
-    serve.add_argument("--host")
-    serve.add_argument("--port", type=int)
+    serve.add_argument("--host", type=_host, help="address to listen on (default: WEBCORPUS_HOST)")
+    serve.add_argument("--port", type=_port, help="port to listen on (default: WEBCORPUS_PORT)")
     serve.add_argument("--no-worker", action="store_true", help="API only (scale-out)")
-    serve.add_argument("--log-level", default="info")
+    serve.add_argument(
+        "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
+    )
     serve.add_argument("--access-log", action="store_true")
     serve.set_defaults(func=cmd_serve)
 

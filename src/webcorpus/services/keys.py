@@ -21,6 +21,10 @@ def create_key(store: Store, name: str, *, scopes: str = "read,write") -> str:
     name = name.strip()
     if not name or len(name) > 64:
         raise ServiceError("invalid_parameter", "a key name is 1 to 64 characters")
+    if not name.isprintable():  # a tab or newline would break `keys list`, one key per line
+        raise ServiceError(
+            "invalid_parameter", "a key name has no tabs, newlines or control characters"
+        )
     key = KEY_PREFIX + secrets.token_urlsafe(32)
     store.create_key(
         "key_" + secrets.token_hex(6), name, key[:10], hash_key(key), scopes, now_iso()
@@ -33,7 +37,7 @@ def list_keys(store: Store) -> list[dict[str, Any]]:
 
 
 def revoke_key(store: Store, name: str) -> bool:
-    return store.revoke_key(name, now_iso())
+    return store.revoke_key(name.strip(), now_iso())  # stripped as create_key strips it
 
 
 def authenticate(store: Store, authorization: str | None) -> dict[str, Any] | None:

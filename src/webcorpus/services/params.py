@@ -143,7 +143,9 @@ def parse_published_after(value: str | None) -> PublishedAfter | None:
         utc = when.astimezone(UTC)
         day_before = utc.date() - timedelta(days=1)
     except OverflowError as exc:  # 0001-01-01T00:00:00Z has no day before; +01:00 no UTC time
-        raise invalid_param("published_after", "must be a time after 0001-01-02") from exc
+        raise invalid_param(
+            "published_after", "must be a time from 0001-01-02 to 9999-12-31 in UTC"
+        ) from exc
     return PublishedAfter(utc.strftime("%Y-%m-%dT%H:%M:%SZ"), day_before.isoformat())
 
 
