@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.server import Running, make_settings, run_server
+from tests.server import Running, assert_buckets_invariant, make_settings, run_server
 from tests.sites.static import REDIRECT, StaticSite, serve_site
 from webcorpus.render.screenshots import find_chromium
 
@@ -296,3 +296,15 @@ def test_a_browser_that_dies_does_not_fail_the_crawl(site: StaticSite, tmp_path:
     assert view["state"] == "completed" and view["error"] is None, view
     report = view["screenshots"]
     assert report["error"] and report["taken"] < 4, report
+
+
+def test_a_site_that_never_answers_fails_with_the_reason(tmp_path: Path) -> None:
+    """Nothing reached (no entry point answered): `failed` with why, not `completed` with 0."""
+    with run_server(make_settings(tmp_path)) as srv:
+        view = srv.wait(srv.crawl("nowhere.test", budget=5))
+    assert view["state"] == "failed", view
+    assert view["error"].startswith("no entry point answered"), view["error"]
+    assert "nowhere.test" in view["error"]
+    assert view["coverage"]["buckets"]["fetchError"]["count"] >= 1
+    assert view["progress"]["indexed"] == 0
+    assert_buckets_invariant(view)

@@ -204,6 +204,7 @@ def cmd_crawl(args: argparse.Namespace) -> int:
                 "state": view["state"],
                 "progress": view["progress"],
                 "coverage": {k: v["count"] for k, v in view["coverage"]["buckets"].items()},
+                **({"error": view["error"]} if view["error"] else {}),
             },
             indent=2,
         )

@@ -200,6 +200,7 @@ class JobRunner:
 
     async def _finish(self) -> None:
         job_id = self.job.id
+        error: str | None = None
         if not self.cancelled:  # a cancel since the heartbeat's last look
             self.cancelled = await self._db(self.store.is_cancel_requested, job_id)
         if self.cancelled:
@@ -222,6 +223,13 @@ class JobRunner:
             counts = await self._db(self.store.bucket_counts, job_id)
             partial = counts.get("budget", 0) or counts.get("stoppedEarly", 0)
             state = "partial" if partial else "completed"
+            if "entry_error" in self.info and not (
+                counts.get("indexed") or counts.get("unchanged")
+            ):
+                # Nothing of the site was reached: "completed" with 0 pages would read as success.
+                state = "failed"
+                failures = "; ".join(f"{o}: {why}" for o, why in self.robots_failure.items())
+                error = f"{self.info['entry_error']}: {failures}" if failures else None
         await asyncio.get_running_loop().run_in_executor(
             None, citations.recompute, self.store, self.domain
         )
@@ -245,6 +253,7 @@ class JobRunner:
             fetched=self.fetched,
             info=self.info,
             lease_owner=None,
+            **({"error": (error or self.info["entry_error"])[:500]} if state == "failed" else {}),
         )
         log.info("job %s ended %s after %d fetches", job_id, state, self.fetched)
 
