@@ -34,6 +34,8 @@ def test_keys_create_list_revoke(tmp_path: Path) -> None:
     assert run(["keys", "revoke", "ops"], env).returncode == 0
     assert "revoked" in run(["keys", "list"], env).stdout
     assert run(["keys", "revoke", "ops"], env).returncode == 1
+    again = run(["keys", "create", "ops"], env)
+    assert again.returncode == 2 and "revoked; names are not reused" in again.stderr, again.stderr
 
 
 def test_a_bad_setting_is_named_not_a_traceback(tmp_path: Path) -> None:

@@ -131,3 +131,11 @@ def test_non_english_page(tmp_path: Path) -> None:
 def test_errors_exit_2_with_a_message(tmp_path: Path, args: list[str]) -> None:
     code, out, err = run_inspect(args, tmp_path)
     assert code == 2 and out == "" and err.strip()
+
+
+def test_binary_data_is_refused(tmp_path: Path) -> None:
+    png = tmp_path / "image.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(64))
+    code, out, err = run_inspect([str(png), "--url", "https://a.test/image.png"], tmp_path)
+    assert code == 2 and out == ""
+    assert "binary data, not an HTML page" in err

@@ -86,6 +86,8 @@ def inspect_page(html: bytes, url: str, headers: dict[str, str] | None = None) -
 def cmd_inspect(args: argparse.Namespace) -> int:
     try:
         html = Path(args.file).read_bytes()
+        if b"\x00" in html[:4096]:  # what the crawler would have put in notHtml by its type
+            raise ValueError(f"{args.file} is binary data, not an HTML page")
         result = inspect_page(html, args.url, parse_headers(args.header))
     except (OSError, ValueError) as exc:
         print(f"webcorpus inspect: {exc}", file=sys.stderr)

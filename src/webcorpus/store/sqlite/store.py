@@ -137,7 +137,11 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, ScreenshotsMixin,
             )
         except Exception as exc:
             if "UNIQUE" in str(exc):
-                raise ConflictError(f"a key named {name!r} exists already") from exc
+                row = self.conn.execute(
+                    "SELECT revoked_at FROM api_keys WHERE name = ?", (name,)
+                ).fetchone()
+                revoked = " (revoked; names are not reused)" if row and row[0] else ""
+                raise ConflictError(f"a key named {name!r} exists already{revoked}") from exc
             raise
 
     def find_key(self, key_hash: str) -> dict[str, Any] | None:
