@@ -61,7 +61,7 @@ def load_settings() -> Settings:
 _NOT_SETTINGS = ("WEBCORPUS_VENV", "WEBCORPUS_PYTHON", "WEBCORPUS_TEST_")
 
 
-def unknown_settings(env_file: Path | str = ".env") -> list[str]:
+def unknown_settings(env_file: Path | str = str(Settings.model_config["env_file"])) -> list[str]:
     """One line per ``WEBCORPUS_`` name in the environment or ``env_file`` that no setting has."""
     import difflib
 

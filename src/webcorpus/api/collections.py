@@ -11,6 +11,7 @@ from webcorpus.api.crawl import read_json_body
 from webcorpus.api.deps import get_settings, get_store, require_read, require_write
 from webcorpus.api.envelope import envelope, unrecognized
 from webcorpus.services import collections, domains
+from webcorpus.services.params import check_slug
 
 router = APIRouter(tags=["collections"], dependencies=[Depends(require_read)])
 
@@ -63,7 +64,7 @@ def get_collection(request: Request, slug: str) -> dict[str, Any]:
 )
 async def put_collection(request: Request, slug: str) -> JSONResponse:
     require_write(request)
-    slug = collections.check_slug(slug)
+    slug = check_slug(slug)
     body = collections.parse_shelf_body(await read_json_body(request))
     shelf, created = collections.put_collection(
         get_store(request), slug, body["name"], body["description"]
@@ -101,7 +102,7 @@ async def put_collection(request: Request, slug: str) -> JSONResponse:
 )
 async def add_member(request: Request, slug: str) -> JSONResponse:
     require_write(request)
-    slug = collections.check_slug(slug)
+    slug = check_slug(slug)
     body = collections.parse_member_body(await read_json_body(request), get_settings(request))
     member, created = collections.add_member(
         get_store(request), slug, body["domain"], body["reason"], body["placed_by"]
@@ -116,7 +117,7 @@ async def add_member(request: Request, slug: str) -> JSONResponse:
 )
 def remove_member(request: Request, slug: str, domain: str) -> Response:
     require_write(request)
-    slug = collections.check_slug(slug)
+    slug = check_slug(slug)
     normalized = domains.parse_domain(get_settings(request), domain)
     collections.remove_member(get_store(request), slug, normalized)
     return Response(status_code=204)

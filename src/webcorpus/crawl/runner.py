@@ -229,7 +229,7 @@ class JobRunner:
                 # Nothing of the site was reached: "completed" with 0 pages would read as success.
                 state = "failed"
                 failures = "; ".join(f"{o}: {why}" for o, why in self.robots_failure.items())
-                error = f"{self.info['entry_error']}: {failures}" if failures else None
+                error = self.info["entry_error"] + (f": {failures}" if failures else "")
         await asyncio.get_running_loop().run_in_executor(
             None, citations.recompute, self.store, self.domain
         )
@@ -253,7 +253,7 @@ class JobRunner:
             fetched=self.fetched,
             info=self.info,
             lease_owner=None,
-            **({"error": (error or self.info["entry_error"])[:500]} if state == "failed" else {}),
+            **({"error": error[:500]} if error and state == "failed" else {}),
         )
         log.info("job %s ended %s after %d fetches", job_id, state, self.fetched)
 
@@ -352,22 +352,22 @@ class JobRunner:
         return out
 
     async def _discover(self) -> None:
+        candidates = self._entry_candidates()
         entry = None
-        for origin in self._entry_candidates():
+        for origin in candidates:
             await self._robots(origin)
             if self.answered.get(origin):
                 entry = origin
                 break
         # The domain record shows its entry origin's robots.txt (the job view has every origin's:
         # a subdomain that does not resolve must not make the whole site look unreachable).
-        shown = entry or self._entry_candidates()[0]
+        shown = entry or candidates[0]
         await self._db(
             self.store.set_domain_robots, self.domain, self.robots[shown].status, now_iso()
         )
         if entry is None:
-            origin = self._entry_candidates()[0]
             self.info["entry_error"] = "no entry point answered (https, http, www.)"
-            await self._add([UrlEntry(url=origin + "/", source="entry", priority=-1)])
+            await self._add([UrlEntry(url=candidates[0] + "/", source="entry", priority=-1)])
             return
         self.info["entry_url"] = entry + "/"
         await self._db(self.store.set_domain_entry, self.domain, entry + "/")

@@ -8,10 +8,8 @@ from webcorpus.config import Settings
 from webcorpus.crawl.domains import validate_root_domain
 from webcorpus.services.clock import now_iso
 from webcorpus.services.errors import ServiceError, invalid_body, invalid_param, not_found
-from webcorpus.services.params import SLUG, check_slug
+from webcorpus.services.params import check_slug
 from webcorpus.store import Store
-
-__all__ = ["SLUG", "check_slug"]  # with the functions below; the rule lives in params
 
 PLACED_BY = ("person", "agent")
 SHELF_FIELDS = {"name", "description"}

@@ -177,13 +177,10 @@ def check_int(param: str, value: int | None, low: int, high: int | None = None) 
     (a larger number would fail in the query, not here)."""
     if value is None:
         return None
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int)
-        or value < low
-        or value > (INT64_MAX if high is None else high)
-    ):
-        bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
+    top = INT64_MAX if high is None else high
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= top:
+        above = isinstance(value, int) and value > top
+        bound = f"from {low} to {top}" if high is not None or above else f"of at least {low}"
         raise invalid_param(param, f"must be an integer {bound}")
     return value
 
