@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.server import Running, assert_buckets_invariant, make_settings, run_server
-from tests.sites.static import REDIRECT, StaticSite, serve_site
+from tests.sites.static import REDIRECT, SLOW, StaticSite, serve_site
 from webcorpus.render.screenshots import find_chromium
 
 DOMAIN = "acme.test"
@@ -321,6 +321,28 @@ def test_a_browser_that_dies_does_not_fail_the_crawl(site: StaticSite, tmp_path:
     assert view["state"] == "completed" and view["error"] is None, view
     report = view["screenshots"]
     assert report.get("error") and report["taken"] < 4, report
+
+
+def test_pages_only_a_slow_sitemap_lists_are_crawled(tmp_path: Path) -> None:
+    """The workers start on the home page while the sitemaps are still being read: a home page
+    with no links, answered at once, must not end the crawl before a slow sitemap gives its
+    pages."""
+    urlset = "".join(f"<url><loc>http://slow.test/{p}.html</loc></url>" for p in ("a", "b"))
+    pages = {
+        "/robots.txt": "User-agent: *\nAllow: /\n",
+        "/": _page("Welcome", f"<p>{PROSE}</p>"),
+        "/sitemap.xml": f"{SLOW}1.0:<?xml version='1.0'?>"
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urlset}</urlset>',
+        "/a.html": _page("A", f"<p>{PROSE} Alpha.</p>"),
+        "/b.html": _page("B", f"<p>{PROSE} Beta.</p>"),
+    }
+    with serve_site(pages, host="slow.test") as site:
+        settings = make_settings(tmp_path, connect_to=site.connect_to())
+        with run_server(settings) as srv:
+            view = srv.wait(srv.crawl("slow.test"), timeout=120)
+    assert view["state"] == "completed", view
+    assert view["progress"]["indexed"] == 3, view["coverage"]["buckets"]
+    assert_buckets_invariant(view)
 
 
 def test_a_site_that_never_answers_fails_with_the_reason(tmp_path: Path) -> None:

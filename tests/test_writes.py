@@ -105,6 +105,30 @@ def test_drain_waits_for_queued_writes(store: SQLiteStore) -> None:
     assert ledger(store, job) == {"https://example.com/x": "pending"}
 
 
+def test_detached_writes_commit_at_drain_and_a_failure_is_logged(
+    store: SQLiteStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    job = job_id(store)
+    urls = [f"https://example.com/{i}" for i in range(3)]
+
+    async def scenario() -> None:
+        db = ThreadPoolExecutor(max_workers=1)
+        batcher = WriteBatcher(store, db, max_items=1000, max_delay_s=60.0)
+        await asyncio.gather(
+            batcher.submit(store.add_urls, job, [UrlEntry(url=u) for u in urls]), batcher.drain()
+        )
+        batcher.submit_detached(store.set_url, job, urls[0], "robots", "disallowed")
+        batcher.submit_detached(store.set_url, job, urls[1], "no-such-bucket")
+        batcher.submit_detached(store.set_url, job, urls[2], "fetchError", "host unreachable")
+        await batcher.drain()
+        db.shutdown()
+
+    with caplog.at_level("ERROR", logger="webcorpus.crawl"):
+        asyncio.run(asyncio.wait_for(scenario(), timeout=10))
+    assert ledger(store, job) == {urls[0]: "robots", urls[1]: "pending", urls[2]: "fetchError"}
+    assert [r.getMessage() for r in caplog.records] == ["a detached store write failed"]
+
+
 def _page(job: str, words: list[str]) -> PageWrite:
     return PageWrite(
         id="pg_1",

@@ -10,12 +10,14 @@ from __future__ import annotations
 import http.server
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 LAST_MODIFIED = "Tue, 03 Nov 2026 08:00:00 GMT"  # of every file
 REDIRECT = "redirect:"  # a page "redirect:/en/" answers 301 to /en/
+SLOW = "slow:"  # a page "slow:0.5:<body>" answers <body> after half a second
 
 
 @dataclass
@@ -39,6 +41,9 @@ def _handler(pages: dict[str, str], hits: list[str]) -> type[http.server.BaseHTT
             path = self.path.split("?", 1)[0]
             hits.append(path)
             body = pages.get(path)
+            if body is not None and body.startswith(SLOW):
+                delay, body = body.removeprefix(SLOW).split(":", 1)
+                time.sleep(float(delay))
             if body is not None and body.startswith(REDIRECT):
                 self.send_response(301)
                 self.send_header("Location", body.removeprefix(REDIRECT))

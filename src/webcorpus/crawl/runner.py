@@ -154,16 +154,18 @@ class JobRunner:
                 self.fetcher = fetcher
                 try:
                     pending = await self._db(self.store.pending_urls, self.job.id)
+                    tasks = []
                     if self.known:
                         for entry in pending:
                             self.frontier.push(entry)
-                    else:
-                        await self._discover()
-                    workers = [
+                    elif (origin := await self._discover()) is not None:
+                        self.in_flight += 1  # before any worker can find the frontier empty
+                        tasks.append(asyncio.create_task(self._sitemaps_in_flight(origin)))
+                    tasks += [
                         asyncio.create_task(self._work())
                         for _ in range(max(1, self.settings.max_concurrency))
                     ]
-                    await asyncio.gather(*workers)
+                    await asyncio.gather(*tasks)
                 finally:
                     await self.writes.drain()
             if self.lost:
@@ -351,7 +353,9 @@ class JobRunner:
                 out.append(f"{scheme}://{host}")
         return out
 
-    async def _discover(self) -> None:
+    async def _discover(self) -> str | None:
+        """Find the entry origin, queue its home page (and, on a refresh, the known pages) and
+        return the origin whose sitemaps are to be read; None when no entry point answered."""
         candidates = self._entry_candidates()
         entry = None
         for origin in candidates:
@@ -368,7 +372,7 @@ class JobRunner:
         if entry is None:
             self.info["entry_error"] = "no entry point answered (https, http, www.)"
             await self._add([UrlEntry(url=candidates[0] + "/", source="entry", priority=-1)])
-            return
+            return None
         self.info["entry_url"] = entry + "/"
         await self._db(self.store.set_domain_entry, self.domain, entry + "/")
         seeds = [UrlEntry(url=entry + "/", source="entry", priority=-1)]
@@ -376,7 +380,20 @@ class JobRunner:
             for url in await self._db(self.store.known_page_urls, self.domain):
                 seeds.append(UrlEntry(url=url, source="known", priority=priority_for(1, "link")))
         await self._add(seeds)
-        await self._read_sitemaps(entry)
+        return entry
+
+    async def _sitemaps_in_flight(self, origin: str) -> None:
+        """Read the sitemaps while the workers fetch the first pages (the home page is queued).
+        The caller counted this task in ``in_flight``, so no worker ends for want of URLs before
+        the sitemaps have given theirs; a failure here fails the job, as it did when the
+        sitemaps were read before any page."""
+        try:
+            await self._read_sitemaps(origin)
+        except Exception as exc:
+            self.failure = exc
+        finally:
+            self.in_flight -= 1
+            self.wakeup.set()
 
     async def _read_sitemaps(self, origin: str) -> None:
         policy = self.robots.get(origin)
@@ -545,28 +562,25 @@ class JobRunner:
         job_id = self.job.id
         origin = origin_of(url)
         policy = await self._robots(origin)
+        # Not awaited (drained before the job ends): a host found unreachable or a disallowed
+        # section can hold hundreds of queued URLs, and a worker waiting for each one's commit
+        # would spend the crawl's tail on them.
         if policy.status == "unreachable":
             why = self.robots_failure.get(origin, "no answer")
             if not self.answered.get(origin):
-                await self._write(
-                    self.store.set_url,
-                    job_id,
-                    url,
-                    "fetchError",
-                    f"host unreachable ({why} on {origin}/robots.txt)",
-                )
+                bucket, reason = "fetchError", f"host unreachable ({why} on {origin}/robots.txt)"
             else:
-                await self._write(
-                    self.store.set_url,
-                    job_id,
-                    url,
+                bucket, reason = (
                     "robots",
                     f"{origin}/robots.txt answered {why}: all disallowed (RFC 9309); "
                     "retried on the next crawl",
                 )
+            self.writes.submit_detached(self.store.set_url, job_id, url, bucket, reason)
             return
         if not policy.allowed(url):
-            await self._write(self.store.set_url, job_id, url, "robots", "disallowed by robots.txt")
+            self.writes.submit_detached(
+                self.store.set_url, job_id, url, "robots", "disallowed by robots.txt"
+            )
             return
         pid = page_id(url)
         state = await self._db(self.store.page_state, pid)
@@ -597,7 +611,9 @@ class JobRunner:
         try:
             await self._classify(entry, pid, result)
         finally:  # after the page's history row exists, so that row gets the time too
-            await self._write(self.store.record_fetch_time, self.job.id, url, result.elapsed_s)
+            self.writes.submit_detached(
+                self.store.record_fetch_time, self.job.id, url, result.elapsed_s
+            )
 
     async def _classify(self, entry: UrlEntry, pid: str, result: FetchResult) -> None:
         url, job_id = entry.url, self.job.id

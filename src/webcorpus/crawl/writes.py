@@ -13,9 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any, Protocol
+
+log = logging.getLogger("webcorpus.crawl")
+
+
+def _log_failure(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.error("a detached store write failed", exc_info=future.exception())
 
 
 class BatchStore(Protocol):
@@ -49,6 +57,12 @@ class WriteBatcher:
         elif self._timer is None:
             self._timer = loop.call_later(self.max_delay_s, self.flush)
         return future
+
+    def submit_detached(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        """Queue a write whose caller does not wait for its commit (``drain`` does). For writes
+        nothing else waits on, such as a URL's final ledger state: a crash before the commit
+        leaves the URL pending, so a resumed job visits it again. A failure is logged."""
+        self.submit(fn, *args, **kwargs).add_done_callback(_log_failure)
 
     def flush(self) -> None:
         """Send what is queued to the database thread now (batches commit in queue order)."""
