@@ -84,6 +84,7 @@ def test_settings_that_would_fail_later_are_refused_at_start(tmp_path: Path) -> 
         "WEBCORPUS_READ_TIMEOUT_S": ("-1", "greater than 0"),
         "WEBCORPUS_EMBED_BATCH": ("0", "greater than or equal to 1"),
         "WEBCORPUS_DEFAULT_BUDGET": ("20000", "default_budget (20000) is above max_budget"),
+        "WEBCORPUS_DATA_DIR": ("", "is empty: unset it for the default ./data"),
     }
     for name, (value, message) in cases.items():
         for args in (["keys", "list"], ["shelves", "list"]):

@@ -115,6 +115,15 @@ class Settings(BaseSettings):
         parse_connect_to(value)
         return value
 
+    @field_validator("data_dir", mode="before")
+    @classmethod
+    def _not_empty(cls, value: object) -> object:
+        """``WEBCORPUS_DATA_DIR=`` (empty) would read as the current directory: a database
+        written wherever the service happened to start. Say so instead."""
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("is empty: unset it for the default ./data, or name a directory")
+        return value
+
     @field_validator("data_dir")
     @classmethod
     def _directory(cls, value: Path) -> Path:
