@@ -1,7 +1,7 @@
 """Crawl the local docs.python.org (nginx on loopback) with politeness off; print pages/min.
 
     python bench/crawl_bench.py [--host docs.python.org] [--budget 2000] [--concurrency 32] [--cold]
-                                [--scrapy PATH]
+                                [--scrapy PATH] [--runs N]
 
 By default the service is warm: a 5-page crawl of another site starts its processing pool first,
 as any crawl but a fresh service's first one finds it. ``--cold`` times that first crawl.
@@ -17,7 +17,9 @@ pages to the processing processes and reading their results back), the API's thr
 This machine's speed drifts: the same code measured 25 and 43 CPU ms per page an hour apart.
 ``--scrapy PATH`` (a ``scrapy`` executable, e.g. from ``pip install scrapy`` in another venv) runs
 ``scrapy bench`` (Scrapy's do-nothing spider against its own loopback server, ~10 s) right before
-the crawl and prints its pages/min and our ratio to it, a figure that drifts less.
+the crawl and prints its pages/min and our ratio to it, a figure that drifts less. ``--runs N``
+crawls N times (a fresh service and database each time) and ends with the median, min and max:
+one run can land in a slow minute.
 """
 
 from __future__ import annotations
@@ -28,12 +30,14 @@ import os
 import platform
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -128,79 +132,108 @@ def main() -> None:
         metavar="PATH",
         help="a scrapy executable: run `scrapy bench` before the crawl and print the ratio",
     )
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=1,
+        help="crawls in a row, each by a fresh service on a fresh database; with more than one, "
+        "a summary (median, min, max) follows the runs' figures",
+    )
     args = parser.parse_args()
     sites = ensure_doc_sites()
     nginx = start_nginx(sites, Path(tempfile.mkdtemp(prefix="wc-bench-nginx-")))
+    results = []
     try:
-        settings = make_settings(
-            Path(tempfile.mkdtemp(prefix="wc-bench-")),
-            connect_to=nginx.connect_to(refuse_https=True),
-            max_concurrency=args.concurrency,
-            host_concurrency=args.concurrency,
-            adaptive_delay=False,
-            embeddings=False,
-        )
-        with run_server(settings) as srv:
-            if not args.cold:
-                # A running service has its processing pool up after its first crawl; start it
-                # (~1.3 s of imports and model loading per worker process) outside the timing.
-                other = "docs.python.org"
-                if args.host == other:
-                    other = "www.postgresql.org"
-                srv.wait(srv.crawl(other, budget=5), timeout=600)
-            reference = scrapy_bench(args.scrapy) if args.scrapy else None
-            start = time.perf_counter()
-            cpu_start = _self_cpu_s()
-            threads = ThreadCpu()
-            job = srv.crawl(args.host, budget=args.budget)
-            view = srv.wait(job, timeout=3600)
-            wall = time.perf_counter() - start
-            main_cpu = _self_cpu_s() - cpu_start
-            per_thread = threads.stop()
-        job_info = srv.store.get_job(job)
+        for _ in range(max(1, args.runs)):
+            results.append(run_once(args, nginx))
+            print(json.dumps(results[-1], indent=2), flush=True)
     finally:
         nginx.stop()
+    if len(results) > 1:
+        print(json.dumps(summary(results), indent=2))
+
+
+def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Median, min and max of the figures that vary from run to run."""
+    out: dict[str, Any] = {"runs": len(results)}
+    for key in (
+        "pages_per_min_wall",
+        "scrapy_bench_pages_per_min",
+        "ratio_to_scrapy_bench",
+        "cpu_ms_per_page_processing",
+        "cpu_ms_per_page_main_process",
+    ):
+        values = [r[key] for r in results if r.get(key) is not None]
+        if values:
+            out[key] = {
+                "median": round(statistics.median(values), 3),
+                "min": min(values),
+                "max": max(values),
+            }
+    return out
+
+
+def run_once(args: argparse.Namespace, nginx: Any) -> dict[str, Any]:
+    settings = make_settings(
+        Path(tempfile.mkdtemp(prefix="wc-bench-")),
+        connect_to=nginx.connect_to(refuse_https=True),
+        max_concurrency=args.concurrency,
+        host_concurrency=args.concurrency,
+        adaptive_delay=False,
+        embeddings=False,
+    )
+    with run_server(settings) as srv:
+        if not args.cold:
+            # A running service has its processing pool up after its first crawl; start it
+            # (~1.3 s of imports and model loading per worker process) outside the timing.
+            other = "docs.python.org"
+            if args.host == other:
+                other = "www.postgresql.org"
+            srv.wait(srv.crawl(other, budget=5), timeout=600)
+        reference = scrapy_bench(args.scrapy) if args.scrapy else None
+        start = time.perf_counter()
+        cpu_start = _self_cpu_s()
+        threads = ThreadCpu()
+        job = srv.crawl(args.host, budget=args.budget)
+        view = srv.wait(job, timeout=3600)
+        wall = time.perf_counter() - start
+        main_cpu = _self_cpu_s() - cpu_start
+        per_thread = threads.stop()
+        job_info = srv.store.get_job(job)
     buckets = {k: v["count"] for k, v in view["coverage"]["buckets"].items() if v["count"]}
     fetched = view["progress"]["fetched"]
-    print(
-        json.dumps(
+    return {
+        "host": args.host,
+        "python": _interpreter(),
+        "service": "cold" if args.cold else "warm",
+        "state": view["state"],
+        "buckets": buckets,
+        "fetched": fetched,
+        "indexed": view["progress"]["indexed"],
+        "wall_s": round(wall, 1),
+        "pages_per_min_wall": round(fetched / wall * 60, 1),
+        "pages_per_min_job": view["progress"]["pages_per_min"],
+        **(
             {
-                "host": args.host,
-                "python": _interpreter(),
-                "service": "cold" if args.cold else "warm",
-                "state": view["state"],
-                "buckets": buckets,
-                "fetched": fetched,
-                "indexed": view["progress"]["indexed"],
-                "wall_s": round(wall, 1),
-                "pages_per_min_wall": round(fetched / wall * 60, 1),
-                "pages_per_min_job": view["progress"]["pages_per_min"],
-                **(
-                    {
-                        "scrapy_bench_pages_per_min": round(reference, 1),
-                        "ratio_to_scrapy_bench": round(fetched / wall * 60 / reference, 3),
-                    }
-                    if reference
-                    else {}
-                ),
-                "cpu_ms_per_page_processing": (job_info.info if job_info else {}).get(
-                    "cpu_ms_per_page"
-                ),
-                "cpu_ms_per_page_main_process": round(main_cpu / max(1, fetched) * 1000, 1),
-                "main_process_cpu_ms_per_page_by_thread": {
-                    **{
-                        kind: round(cpu / max(1, fetched) * 1000, 1)
-                        for kind, cpu in sorted(per_thread.items(), key=lambda kv: -kv[1])
-                        if cpu > 0.005
-                    },
-                    "unattributed": round(
-                        (main_cpu - sum(per_thread.values())) / max(1, fetched) * 1000, 1
-                    ),
-                },
+                "scrapy_bench_pages_per_min": round(reference, 1),
+                "ratio_to_scrapy_bench": round(fetched / wall * 60 / reference, 3),
+            }
+            if reference
+            else {}
+        ),
+        "cpu_ms_per_page_processing": (job_info.info if job_info else {}).get("cpu_ms_per_page"),
+        "cpu_ms_per_page_main_process": round(main_cpu / max(1, fetched) * 1000, 1),
+        "main_process_cpu_ms_per_page_by_thread": {
+            **{
+                kind: round(cpu / max(1, fetched) * 1000, 1)
+                for kind, cpu in sorted(per_thread.items(), key=lambda kv: -kv[1])
+                if cpu > 0.005
             },
-            indent=2,
-        )
-    )
+            "unattributed": round(
+                (main_cpu - sum(per_thread.values())) / max(1, fetched) * 1000, 1
+            ),
+        },
+    }
 
 
 if __name__ == "__main__":
