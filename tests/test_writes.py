@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from tests.server import make_settings
 from webcorpus.crawl.writes import WriteBatcher
 from webcorpus.store import open_store
-from webcorpus.store.models import ChunkRow, PageWrite, UrlEntry
+from webcorpus.store.models import ChunkRow, LinkRow, PageWrite, UrlEntry
 from webcorpus.store.sqlite.store import SQLiteStore
 
 
@@ -189,3 +190,32 @@ def test_a_saved_page_replaces_its_chunks_in_the_text_index(store: SQLiteStore) 
 
     store.delete_page("pg_1")
     assert matches("beta") == [] and matches("title") == []
+
+
+def test_repeated_links_are_those_on_more_than_half_of_the_pages(store: SQLiteStore) -> None:
+    """What ``services.citations`` calls template links: an internal (target, anchor) pair on
+    more than half of the pages that have internal links, and none on a site of under four."""
+    job = job_id(store)
+
+    def link(target: str, anchor: str, internal: bool = True) -> LinkRow:
+        host = "example.com" if internal else "other.org"
+        return LinkRow(f"https://{host}/{target}", f"pg_{target}", host, anchor, "body", internal)
+
+    def save(i: int, links: list[LinkRow]) -> None:
+        url = f"https://example.com/p{i}"
+        store.add_urls(job, [UrlEntry(url=url)])
+        page = replace(
+            _page(job, [f"w{i}"]), id=f"pg_p{i}", url=url, links=links, text_hash=f"t{i}"
+        )
+        store.save_page(page, ledger_url=url, changed=True)
+
+    for i in range(3):
+        save(i, [link("next", "Next"), link("faq", "FAQ"), link("x", "X"), link("y", "Y", False)])
+    assert store.repeated_links("example.com", 0.5, 4) == set()  # three pages: too few to tell
+    for i in range(3, 6):
+        save(i, [link("next", "Next"), link("faq", "FAQ") if i == 3 else link("faq", "Ask")])
+    # six pages: Next on 6, FAQ on 4 (> 3), X on exactly half (not more), Y external, Ask on 2
+    assert store.repeated_links("example.com", 0.5, 4) == {
+        ("https://example.com/next", "Next"),
+        ("https://example.com/faq", "FAQ"),
+    }

@@ -719,13 +719,25 @@ class SQLiteStore(CollectionsMixin, DomainsMixin, FacetsMixin, ScreenshotsMixin,
                 (domain, domain),
             )
 
-    def domain_links(self, domain: str) -> list[tuple[str, str, str, str]]:
+    def repeated_links(self, domain: str, share: float, min_pages: int) -> set[tuple[str, str]]:
+        """(target URL, anchor) pairs of the domain's internal links found on more than
+        ``share`` of the pages that have any; none below ``min_pages`` such pages. Counted here
+        rather than in Python: a large site has hundreds of thousands of internal links."""
+        scope = (
+            "FROM links l JOIN pages p ON p.id = l.src_page_id "
+            "WHERE p.domain = ? AND l.internal = 1"
+        )
+        pages = self.conn.execute(
+            f"SELECT count(DISTINCT l.src_page_id) {scope}", (domain,)
+        ).fetchone()[0]
+        if pages < min_pages:
+            return set()
         rows = self.conn.execute(
-            "SELECT l.src_page_id, l.target_url, l.anchor, l.position FROM links l "
-            "JOIN pages p ON p.id = l.src_page_id WHERE p.domain = ? AND l.internal = 1",
-            (domain,),
+            f"SELECT l.target_url, l.anchor {scope} GROUP BY l.target_url, l.anchor "
+            "HAVING count(DISTINCT l.src_page_id) > ?",
+            (domain, share * pages),
         ).fetchall()
-        return [(r[0], r[1], r[2], r[3]) for r in rows]
+        return {(r[0], r[1]) for r in rows}
 
     def domain_page_count(self, domain: str) -> int:
         return int(
