@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+import sys
 from datetime import date
 from pathlib import Path
 
 import pytest
 
-from webcorpus.extract import ExtractedDocument, extract
+from webcorpus.extract import ExtractedDocument, count_words, extract
 from webcorpus.extract.markdown import markdown_to_text
 
 DATA = Path(__file__).parent / "data" / "extract"
@@ -312,3 +313,48 @@ def test_docbook_content_nested_in_site_chrome() -> None:
     positions = {link.anchor_text: link.position for link in doc.links}
     assert positions["Table 8.2"] == "body"
     assert positions["About"] == positions["Prev"] == positions["Home"] == "template"
+
+
+def test_lowercasing_keeps_every_code_points_word_character_class() -> None:
+    """What lets ``count_words`` count the words of ``text.lower()`` instead of ``text``'s: a
+    code point whose lowercase is one code point is a ``\\w`` exactly when that lowercase is."""
+    word = re.compile(r"\w")
+    changed = [
+        hex(cp)
+        for cp in range(sys.maxunicode + 1)
+        if not 0xD800 <= cp <= 0xDFFF
+        and len(low := chr(cp).lower()) == 1
+        and bool(word.match(chr(cp))) != bool(word.match(low))
+    ]
+    assert changed == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Plain words, and_snake 42.",
+        "İstanbul İZMİR",  # U+0130 lowercases to two code points: i + combining dot (not \w)
+        "ΟΔΟΣ'Α ΣΟΦΟΣ",  # final sigma depends on what follows
+        "日本語のテキスト and English",
+        "",
+    ],
+)
+def test_count_words_from_the_lowercased_words_matches_the_plain_count(text: str) -> None:
+    lower = text.lower()
+    lower_words = re.findall(r"\w+", lower)
+    assert count_words(text, lower, lower_words) == len(re.findall(r"\w+", text))
+    assert count_words(text) == len(re.findall(r"\w+", text))
+
+
+def test_the_crawl_pipeline_counts_words_as_extract_does() -> None:
+    from webcorpus.crawl.pipeline import process_page
+
+    html = (
+        "<html lang='tr'><head><title>İzmir</title></head><body><main><h1>İZMİR REHBERİ</h1>"
+        "<p>İzmir, Ege Denizi kıyısında bir şehirdir. İnciraltı ve Karşıyaka İlçeleri.</p>"
+        "</main></body></html>"
+    ).encode()
+    url = "https://example.com/izmir"
+    page = process_page(html, url, {"content-type": "text/html; charset=utf-8"})
+    assert page.doc.words == extract(html, url).words == len(re.findall(r"\w+", page.doc.text))
+    assert page.doc.words > 10

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from webcorpus.extract import ExtractedDocument, extract
+from webcorpus.extract import ExtractedDocument, count_words, extract
 
 
 @dataclass(slots=True)
@@ -47,11 +47,15 @@ def process_page(
     """Extract, score facets, chunk and sign one page. ``timings``: when given, the CPU ms of
     each stage (extract, facets, chunk, simhash, hashes) are added to it."""
     from webcorpus.facets import score_page, simhash64
+    from webcorpus.facets.similarity import lower_words
     from webcorpus.index.chunking import chunk_markdown
 
     clock = time.process_time
     start = t0 = clock()
-    doc = extract(body, url, headers=headers)
+    doc = extract(body, url, headers=headers, with_words=False)
+    lower = doc.text.lower()
+    words = lower_words(lower)  # one pass over the text for the word count and the simhash
+    doc.words = count_words(doc.text, lower, words)
     t1 = clock()
     facets = score_page(doc, url, headers=headers, sitemap_lastmod=sitemap_lastmod)
     facet_dict = {**facets.as_dict(), "explain": facets.explain}
@@ -61,7 +65,7 @@ def process_page(
         for c in chunk_markdown(doc.markdown, title=doc.title)
     ]
     t3 = clock()
-    simhash = simhash64(doc.text) if doc.text else None
+    simhash = simhash64(doc.text, words=words) if doc.text else None
     t4 = clock()
     page = ProcessedPage(
         doc=doc,

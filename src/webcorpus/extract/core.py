@@ -67,16 +67,32 @@ def _htmldate(html: str, url: str) -> date | None:
         return None
 
 
-def extract(html: bytes, url: str, *, headers: dict[str, str] | None = None) -> ExtractedDocument:
-    """Extract main content as markdown plus page metadata and every link."""
+def extract(
+    html: bytes, url: str, *, headers: dict[str, str] | None = None, with_words: bool = True
+) -> ExtractedDocument:
+    """Extract main content as markdown plus page metadata and every link. ``with_words``
+    False leaves ``words`` at 0, for a caller that splits the text into words anyway and sets
+    it with :func:`count_words` (the crawl's pipeline: one pass over the text, not two)."""
     try:
-        return _extract(html, url, headers)
+        return _extract(html, url, headers, with_words)
     except Exception:  # last line of defence: one bad page must not stop a crawl
         log.warning("extraction failed for %s", url, exc_info=True)
         return _empty(url, headers)
 
 
-def _extract(html: bytes, url: str, headers: dict[str, str] | None) -> ExtractedDocument:
+def count_words(text: str, lower: str | None = None, lower_words: list[str] | None = None) -> int:
+    """The ``\\w+`` runs of ``text``. ``lower`` and ``lower_words``: ``text.lower()`` and its
+    ``\\w+`` runs, when the caller has them: the same count whenever lowercasing kept the length
+    (no code point became two, as U+0130 does), since every code point whose lowercase is one
+    code point has the same ``\\w``-ness as it (tests/test_extract.py checks all of Unicode)."""
+    if lower is not None and lower_words is not None and len(lower) == len(text):
+        return len(lower_words)
+    return len(_WORD.findall(text))
+
+
+def _extract(
+    html: bytes, url: str, headers: dict[str, str] | None, with_words: bool = True
+) -> ExtractedDocument:
     if not html:
         return _empty(url, headers)
     text = decode_html(html[:MAX_BYTES], headers)
@@ -124,7 +140,7 @@ def _extract(html: bytes, url: str, headers: dict[str, str] | None) -> Extracted
         nofollow=meta.nofollow,
         assets=assets,
         links=links,
-        words=len(_WORD.findall(plain)),
+        words=len(_WORD.findall(plain)) if with_words else 0,
         has_code=has_code,
         jsonld_types=meta.jsonld_types,
         og_type=meta.og_type,

@@ -20,8 +20,14 @@ _MASK64 = (1 << 64) - 1
 SHINGLE = 3  # simhash64 builds 3-word shingles inline
 
 
-def _tokens(text: str) -> list[str]:
-    toks = _WORD.findall(text.lower())
+def lower_words(lower: str) -> list[str]:
+    """The ``\\w+`` runs of an already lowercased text: ``simhash64``'s words before scripts
+    without spaces are split (the crawl's pipeline counts words with the same list)."""
+    return _WORD.findall(lower)
+
+
+def _tokens(text: str, words: list[str] | None = None) -> list[str]:
+    toks = _WORD.findall(text.lower()) if words is None else words
     if text.isascii():
         return toks
     # Scripts written without spaces (CJK) come out as long runs; split them into characters.
@@ -38,12 +44,13 @@ def _h64(s: str) -> int:
     return int.from_bytes(hashlib.blake2b(s.encode("utf-8"), digest_size=8).digest(), "big")
 
 
-def simhash64(text: str) -> int:
-    """SimHash of the ``SHINGLE``-word shingles of ``text`` (0 for empty text).
+def simhash64(text: str, *, words: list[str] | None = None) -> int:
+    """SimHash of the ``SHINGLE``-word shingles of ``text`` (0 for empty text). ``words``:
+    ``lower_words(text.lower())`` when the caller has it.
 
     Returned as a signed 64-bit integer so it fits a BIGINT / SQLite INTEGER column.
     """
-    toks = _tokens(text)
+    toks = _tokens(text, words)
     if not toks:
         return 0
     if len(toks) < SHINGLE:
