@@ -289,3 +289,14 @@ def test_head_is_a_get_without_its_body(api: Running) -> None:
     assert wrong.status_code == 405 and "POST" in wrong.headers["allow"]
     # the connection stays usable after a HEAD (no body bytes left over on it)
     assert api.client.get("/api/content").status_code == 200
+
+
+def test_locale_filters_are_echoed_as_pages_write_them(api: Running) -> None:
+    """Matching ignores case; filters.applied shows the tag as a page's locale would read."""
+    cases = {"EN-us": ["en-US"], "zh-hant-tw,de": ["zh-Hant-TW", "de"], "iw,he": ["he"]}
+    for given, echoed in cases.items():
+        for path in ("/api/content", "/api/search?q=queue&mode=text"):
+            sep = "&" if "?" in path else "?"
+            r = api.client.get(f"{path}{sep}locale={given}")
+            assert r.status_code == 200, r.text
+            assert r.json()["filters"]["applied"]["locale"] == echoed, (path, given)

@@ -139,7 +139,14 @@ def test_locale_prefix_matches_regions(corpus: tuple[Running, list[Page]]) -> No
         everything,
         {"locale": exact},
         lambda p: (p["facets"]["locale"] or "").lower() == exact.lower(),
-        {"locale": [exact.lower()]},
+        {"locale": [exact]},  # echoed as pages write it
+    )
+    check(  # matching ignores case
+        srv,
+        everything,
+        {"locale": exact.lower()},
+        lambda p: (p["facets"]["locale"] or "").lower() == exact.lower(),
+        {"locale": [exact]},
     )
 
 

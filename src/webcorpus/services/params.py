@@ -14,6 +14,7 @@ from typing import Any
 
 from webcorpus.config import Settings
 from webcorpus.crawl.domains import validate_root_domain
+from webcorpus.facets.locale import normalize_tag
 from webcorpus.facets.vocabulary import AUDIENCES, FORMATS, TOPICS, TYPES
 from webcorpus.index.ftsquery import fts5_query
 from webcorpus.services.errors import invalid_param
@@ -112,7 +113,9 @@ def parse_locales(value: str | None) -> list[str]:
             p.isalnum() and 1 <= len(p) <= 8 for p in parts
         ):
             raise invalid_param("locale", f"{item!r} is not a BCP 47 tag such as de or en-US")
-    return items
+    # As pages' locales are written (en-US, zh-Hant-TW, he for the deprecated iw), so that
+    # filters.applied echoes the tag a page would show; matching ignores case either way.
+    return list(dict.fromkeys(normalize_tag(item) or item for item in items))
 
 
 @dataclass(frozen=True, slots=True)
