@@ -323,14 +323,17 @@ def test_a_browser_that_dies_does_not_fail_the_crawl(site: StaticSite, tmp_path:
     assert report.get("error") and report["taken"] < 4, report
 
 
-def test_pages_only_a_slow_sitemap_lists_are_crawled(tmp_path: Path) -> None:
-    """The workers start on the home page while the sitemaps are still being read: a home page
-    with no links, answered at once, must not end the crawl before a slow sitemap gives its
-    pages."""
-    urlset = "".join(f"<url><loc>http://slow.test/{p}.html</loc></url>" for p in ("a", "b"))
+def test_a_slow_sitemap_is_read_before_the_pages(tmp_path: Path) -> None:
+    """The sitemaps are read before any page is fetched, however slow: the pages only they list
+    are crawled, and their lastmod dates the pages that state no date (a page fetched before
+    its sitemap entry was read would have none)."""
+    urlset = "".join(
+        f"<url><loc>http://slow.test/{p}</loc><lastmod>2026-01-15</lastmod></url>"
+        for p in ("", "a.html", "b.html")
+    )
     pages = {
         "/robots.txt": "User-agent: *\nAllow: /\n",
-        "/": _page("Welcome", f"<p>{PROSE}</p>"),
+        "/": _page("Welcome", f"<p>{PROSE}</p>"),  # its links (the nav) all answer 404
         "/sitemap.xml": f"{SLOW}1.0:<?xml version='1.0'?>"
         f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urlset}</urlset>',
         "/a.html": _page("A", f"<p>{PROSE} Alpha.</p>"),
@@ -340,9 +343,13 @@ def test_pages_only_a_slow_sitemap_lists_are_crawled(tmp_path: Path) -> None:
         settings = make_settings(tmp_path, connect_to=site.connect_to())
         with run_server(settings) as srv:
             view = srv.wait(srv.crawl("slow.test"), timeout=120)
+            listed = srv.client.get("/api/content").json()["data"]
     assert view["state"] == "completed", view
     assert view["progress"]["indexed"] == 3, view["coverage"]["buckets"]
     assert_buckets_invariant(view)
+    assert {p["url"]: p["facets"]["published"] for p in listed} == {
+        f"http://slow.test/{p}": "2026-01-15" for p in ("", "a.html", "b.html")
+    }
 
 
 def test_a_site_that_never_answers_fails_with_the_reason(tmp_path: Path) -> None:

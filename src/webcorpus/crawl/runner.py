@@ -154,18 +154,18 @@ class JobRunner:
                 self.fetcher = fetcher
                 try:
                     pending = await self._db(self.store.pending_urls, self.job.id)
-                    tasks = []
                     if self.known:
                         for entry in pending:
                             self.frontier.push(entry)
-                    elif (origin := await self._discover()) is not None:
-                        self.in_flight += 1  # before any worker can find the frontier empty
-                        tasks.append(asyncio.create_task(self._sitemaps_in_flight(origin)))
-                    tasks += [
+                    else:
+                        # Sitemaps before any page: their lastmod dates the pages that state
+                        # none, and a URL they list is recorded as found there, at depth 1.
+                        await self._discover()
+                    workers = [
                         asyncio.create_task(self._work())
                         for _ in range(max(1, self.settings.max_concurrency))
                     ]
-                    await asyncio.gather(*tasks)
+                    await _gather_or_cancel(workers)
                 finally:
                     await self.writes.drain()
             if self.lost:
@@ -353,9 +353,9 @@ class JobRunner:
                 out.append(f"{scheme}://{host}")
         return out
 
-    async def _discover(self) -> str | None:
+    async def _discover(self) -> None:
         """Find the entry origin, queue its home page (and, on a refresh, the known pages) and
-        return the origin whose sitemaps are to be read; None when no entry point answered."""
+        read its sitemaps."""
         candidates = self._entry_candidates()
         entry = None
         for origin in candidates:
@@ -372,7 +372,7 @@ class JobRunner:
         if entry is None:
             self.info["entry_error"] = "no entry point answered (https, http, www.)"
             await self._add([UrlEntry(url=candidates[0] + "/", source="entry", priority=-1)])
-            return None
+            return
         self.info["entry_url"] = entry + "/"
         await self._db(self.store.set_domain_entry, self.domain, entry + "/")
         seeds = [UrlEntry(url=entry + "/", source="entry", priority=-1)]
@@ -380,20 +380,7 @@ class JobRunner:
             for url in await self._db(self.store.known_page_urls, self.domain):
                 seeds.append(UrlEntry(url=url, source="known", priority=priority_for(1, "link")))
         await self._add(seeds)
-        return entry
-
-    async def _sitemaps_in_flight(self, origin: str) -> None:
-        """Read the sitemaps while the workers fetch the first pages (the home page is queued).
-        The caller counted this task in ``in_flight``, so no worker ends for want of URLs before
-        the sitemaps have given theirs; a failure here fails the job, as it did when the
-        sitemaps were read before any page."""
-        try:
-            await self._read_sitemaps(origin)
-        except Exception as exc:
-            self.failure = exc
-        finally:
-            self.in_flight -= 1
-            self.wakeup.set()
+        await self._read_sitemaps(entry)
 
     async def _read_sitemaps(self, origin: str) -> None:
         policy = self.robots.get(origin)
@@ -542,7 +529,7 @@ class JobRunner:
                 await self._visit(entry)
             except ProcessingUnavailable as exc:
                 # Not this page's fault: it stays pending, and the job ends failed with the cause.
-                self.failure = exc
+                self.failure = self.failure or exc
             except Exception as exc:
                 log.exception("job %s: %s failed", self.job.id, entry.url)
                 await self._write(
@@ -931,6 +918,18 @@ class JobRunner:
     async def _follow_stored_links(self, pid: str, depth: int) -> None:
         targets = await self._db(self.store.page_internal_links, pid)
         await self._add_links([t for t in targets if in_scope(t, self.domain)], depth + 1)
+
+
+async def _gather_or_cancel(tasks: list[asyncio.Task[None]]) -> None:
+    """Wait for ``tasks``; when one raises, cancel the others and wait for them to end before
+    raising (the job's fetcher and database thread close right after: nothing may still run)."""
+    try:
+        await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
 
 
 def _sniff_html(body: bytes) -> bool:
