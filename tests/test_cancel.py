@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tests.server import assert_buckets_invariant, make_settings, run_server
 from tests.sites.nginx import RunningServer
+from tests.sites.static import SLOW, serve_site
 
 
 def test_cancel_running_job(nginx_server: RunningServer, tmp_path: Path) -> None:
@@ -59,4 +60,37 @@ def test_cancel_while_the_job_waits_for_its_embeddings(
         view = srv.wait(job, timeout=20)
     assert view["state"] == "cancelled"
     assert view["progress"]["embedding_backlog"] > 0  # it did not wait for the vectors
+    assert_buckets_invariant(view)
+
+
+def test_cancel_while_the_sitemaps_are_read(tmp_path: Path) -> None:
+    """A sitemap index of ten children taking a second each: a cancel ends the job without
+    reading the rest (the heartbeat notices a cancel within a second)."""
+    children = [f"/sitemaps/{i}.xml" for i in range(10)]
+    urlset = (
+        "<?xml version='1.0'?><urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>"
+        "<url><loc>http://maps.test/a.html</loc></url></urlset>"
+    )
+    index = "".join(f"<sitemap><loc>http://maps.test{c}</loc></sitemap>" for c in children)
+    pages = {
+        "/robots.txt": "User-agent: *\nAllow: /\n",
+        "/": "<html><body><p>Home</p></body></html>",
+        "/sitemap.xml": "<?xml version='1.0'?><sitemapindex "
+        f"xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>{index}</sitemapindex>",
+        **{c: f"{SLOW}1.0:{urlset}" for c in children},
+    }
+    with (
+        serve_site(pages, host="maps.test") as site,
+        run_server(make_settings(tmp_path, connect_to=site.connect_to())) as srv,
+    ):
+        job = srv.crawl("maps.test")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and children[0] not in site.hits:
+            time.sleep(0.05)
+        r = srv.client.post(f"/api/jobs/{job}/cancel", headers=srv.auth)
+        assert r.status_code == 202
+        view = srv.wait(job, timeout=60)
+        read = [c for c in children if c in site.hits]
+    assert view["state"] == "cancelled", view
+    assert len(read) <= 4, read  # ten without the check
     assert_buckets_invariant(view)

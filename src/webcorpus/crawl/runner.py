@@ -394,7 +394,9 @@ class JobRunner:
         )
         seen: set[str] = set()
         found = 0
-        while queue and len(seen) < self.settings.max_sitemaps:
+        while (
+            queue and len(seen) < self.settings.max_sitemaps and not (self.cancelled or self.lost)
+        ):
             url = queue.pop(0)
             if url in seen:
                 continue
