@@ -140,7 +140,7 @@ def _extract(
         nofollow=meta.nofollow,
         assets=assets,
         links=links,
-        words=len(_WORD.findall(plain)) if with_words else 0,
+        words=count_words(plain) if with_words else 0,
         has_code=has_code,
         jsonld_types=meta.jsonld_types,
         og_type=meta.og_type,

@@ -27,7 +27,7 @@ def lower_words(lower: str) -> list[str]:
 
 
 def _tokens(text: str, words: list[str] | None = None) -> list[str]:
-    toks = _WORD.findall(text.lower()) if words is None else words
+    toks = lower_words(text.lower()) if words is None else words
     if text.isascii():
         return toks
     # Scripts written without spaces (CJK) come out as long runs; split them into characters.
@@ -38,10 +38,6 @@ def _tokens(text: str, words: list[str] | None = None) -> list[str]:
         else:
             out.append(t)
     return out
-
-
-def _h64(s: str) -> int:
-    return int.from_bytes(hashlib.blake2b(s.encode("utf-8"), digest_size=8).digest(), "big")
 
 
 def simhash64(text: str, *, words: list[str] | None = None) -> int:
