@@ -1,1 +1,0 @@
-"""Rendering pages in a browser (screenshots)."""
