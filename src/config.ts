@@ -157,10 +157,13 @@ export interface Config {
 /** A setting that cannot be used; the message is the one line the command prints. */
 export class ConfigError extends Error {
   readonly lines: readonly string[];
-  constructor(lines: readonly string[]) {
+  /** Warnings about unknown names, found before the errors. */
+  readonly warnings: readonly string[];
+  constructor(lines: readonly string[], warnings: readonly string[] = []) {
     super(lines.join("\n"));
     this.name = "ConfigError";
     this.lines = lines;
+    this.warnings = warnings;
   }
 }
 
@@ -365,7 +368,7 @@ export function loadConfig(
       `WEBCORPUS_DEFAULT_BUDGET: ${defaultBudget} is above WEBCORPUS_MAX_BUDGET (${maxBudget})`,
     );
   }
-  if (errors.length > 0) throw new ConfigError(errors);
+  if (errors.length > 0) throw new ConfigError(errors, warnings);
 
   const modelDir = get<string>("MODEL_DIR");
   const chromium = get<string>("CHROMIUM_PATH");

@@ -1,0 +1,64 @@
+import { parseArgs } from "node:util";
+import type { SettingName } from "../config.ts";
+import { createApp } from "../server/app.ts";
+import { RateLimiter } from "../services/rate-limiter.ts";
+import { CliError, startConfig, startStore } from "./context.ts";
+
+export const SERVE_USAGE = `usage: webcorpus serve [--host ADDR] [--port N] [--no-worker]`;
+
+/** The composition root: config, store (migrated), app, listen; SIGTERM/SIGINT stop it cleanly. */
+export async function serveCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      host: { type: "string" },
+      port: { type: "string" },
+      "no-worker": { type: "boolean", default: false },
+    },
+  });
+  const overrides: Partial<Record<SettingName, string>> = {};
+  if (values.host !== undefined) {
+    if (!values.host.trim())
+      throw new CliError("error: --host: an empty address would listen on every interface");
+    overrides.HOST = values.host;
+  }
+  if (values.port !== undefined) {
+    if (!/^\d{1,5}$/.test(values.port) || Number(values.port) < 1 || Number(values.port) > 65535) {
+      throw new CliError(
+        `error: --port: ${JSON.stringify(values.port)} is not a port from 1 to 65535`,
+      );
+    }
+    overrides.PORT = values.port;
+  }
+  if (values["no-worker"]) overrides.WORKER = "false";
+  const config = startConfig(overrides);
+  const store = startStore(config);
+  const app = createApp({
+    config,
+    store,
+    limiter: new RateLimiter(config.crawlRatePerMinute),
+    embeddingBacklog: config.embeddings ? () => 0 : null,
+  });
+  try {
+    app.listen({ hostname: config.host, port: config.port });
+  } catch (err) {
+    store.close();
+    throw new CliError(
+      `error: cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`,
+    );
+  }
+  console.error(
+    `webcorpus ${config.version} on http://${config.host}:${config.port} (data: ${config.dataDir})`,
+  );
+  const { promise, resolve } = Promise.withResolvers<number>();
+  const stop = (signal: string) => {
+    console.error(`${signal}: stopping`);
+    void app.stop().finally(() => {
+      store.close();
+      resolve(0);
+    });
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+  return promise;
+}

@@ -1,0 +1,65 @@
+/**
+ * The SQLite store: one writer connection, a read connection of its own, WAL, migrations applied
+ * at open. bun:sqlite is synchronous, so a connection is only ever used by the thread that
+ * opened it; crawl workers that need reads open their own with `openReader`.
+ */
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
+import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import * as schema from "./schema.ts";
+
+export type Db = BunSQLiteDatabase<typeof schema>;
+
+const MIGRATIONS = new URL("./migrations", import.meta.url).pathname;
+
+function tune(sqlite: Database, readonly: boolean): void {
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  // 64 MiB of page cache: page lists and facet counts stay in memory on corpora of this size.
+  sqlite.exec("PRAGMA cache_size = -65536");
+  if (!readonly) {
+    sqlite.exec("PRAGMA journal_mode = WAL");
+    // In WAL mode NORMAL loses at most the last transactions on power loss, never consistency.
+    sqlite.exec("PRAGMA synchronous = NORMAL");
+  }
+}
+
+export interface Store {
+  /** The one writer. */
+  readonly write: Db;
+  /** Reads that must not wait on a write transaction (WAL gives them a snapshot). */
+  readonly read: Db;
+  readonly path: string;
+  close(): void;
+}
+
+/** Opens (creating when missing) the database at `path` and brings its schema up to date. */
+export function openStore(path: string): Store {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const writer = new Database(path, { create: true, strict: true });
+  tune(writer, false);
+  const write = drizzle({ client: writer, schema });
+  migrate(write, { migrationsFolder: MIGRATIONS });
+  const reader =
+    path === ":memory:" ? writer : new Database(path, { readonly: true, strict: true });
+  if (reader !== writer) tune(reader, true);
+  const read = reader === writer ? write : drizzle({ client: reader, schema });
+  return {
+    write,
+    read,
+    path,
+    close() {
+      if (reader !== writer) reader.close();
+      writer.close();
+    },
+  };
+}
+
+/** A read-only connection for another thread (crawl workers) on an already migrated database. */
+export function openReader(path: string): Db {
+  const reader = new Database(path, { readonly: true, strict: true });
+  tune(reader, true);
+  return drizzle({ client: reader, schema });
+}

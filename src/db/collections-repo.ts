@@ -1,0 +1,139 @@
+/** Shelves (collections) of companies and their members. */
+import { asc, count, eq, sql } from "drizzle-orm";
+import type { Db } from "./client.ts";
+import { collectionMembers, collections, pages } from "./schema.ts";
+
+const companies = sql<number>`(SELECT count(*) FROM ${collectionMembers} m WHERE m.slug = ${collections.slug})`;
+const crawled = sql<number>`(SELECT count(*) FROM ${collectionMembers} m WHERE m.slug = ${collections.slug} AND EXISTS (SELECT 1 FROM ${pages} p WHERE p.domain = m.domain))`;
+
+const shelfColumns = {
+  slug: collections.slug,
+  name: collections.name,
+  description: collections.description,
+  created_at: collections.createdAt,
+  companies,
+  crawled,
+};
+
+export type ShelfRow = {
+  slug: string;
+  name: string;
+  description: string;
+  created_at: string;
+  companies: number;
+  crawled: number;
+};
+
+export function listShelves(
+  db: Db,
+  limit: number,
+  offset: number,
+): { rows: ShelfRow[]; total: number } {
+  const total = db.select({ n: count() }).from(collections).get()?.n ?? 0;
+  const rows = db
+    .select(shelfColumns)
+    .from(collections)
+    .orderBy(asc(collections.slug))
+    .limit(limit)
+    .offset(offset)
+    .all();
+  return { rows, total };
+}
+
+export function getShelf(db: Db, slug: string): ShelfRow | null {
+  return db.select(shelfColumns).from(collections).where(eq(collections.slug, slug)).get() ?? null;
+}
+
+export function shelfMembers(db: Db, slug: string) {
+  const pagesOf = sql<number>`(SELECT count(*) FROM ${pages} p WHERE p.domain = ${collectionMembers.domain})`;
+  return db
+    .select({
+      domain: collectionMembers.domain,
+      reason: collectionMembers.reason,
+      placed_by: collectionMembers.placedBy,
+      placed_at: collectionMembers.placedAt,
+      pages: pagesOf,
+    })
+    .from(collectionMembers)
+    .where(eq(collectionMembers.slug, slug))
+    .orderBy(asc(collectionMembers.domain))
+    .all();
+}
+
+/** Creates or updates a shelf; true when it was created. */
+export function putShelf(
+  db: Db,
+  slug: string,
+  name: string,
+  description: string,
+  at: string,
+): boolean {
+  return db.transaction((tx) => {
+    const existing = tx
+      .select({ slug: collections.slug })
+      .from(collections)
+      .where(eq(collections.slug, slug))
+      .get();
+    if (existing) {
+      tx.update(collections).set({ name, description }).where(eq(collections.slug, slug)).run();
+      return false;
+    }
+    tx.insert(collections).values({ slug, name, description, createdAt: at }).run();
+    return true;
+  });
+}
+
+/** Places a domain on a shelf (updating its reason); null when the shelf does not exist. */
+export function putMember(
+  db: Db,
+  member: {
+    slug: string;
+    domain: string;
+    reason: string;
+    placedBy: "person" | "agent";
+    at: string;
+  },
+): boolean | null {
+  return db.transaction((tx) => {
+    if (
+      !tx
+        .select({ slug: collections.slug })
+        .from(collections)
+        .where(eq(collections.slug, member.slug))
+        .get()
+    ) {
+      return null;
+    }
+    const existing = tx
+      .select({ domain: collectionMembers.domain })
+      .from(collectionMembers)
+      .where(
+        sql`${collectionMembers.slug} = ${member.slug} AND ${collectionMembers.domain} = ${member.domain}`,
+      )
+      .get();
+    tx.insert(collectionMembers)
+      .values({
+        slug: member.slug,
+        domain: member.domain,
+        reason: member.reason,
+        placedBy: member.placedBy,
+        placedAt: member.at,
+      })
+      .onConflictDoUpdate({
+        target: [collectionMembers.slug, collectionMembers.domain],
+        set: { reason: member.reason, placedBy: member.placedBy, placedAt: member.at },
+      })
+      .run();
+    return existing === undefined;
+  });
+}
+
+export function deleteMember(db: Db, slug: string, domain: string): boolean {
+  return (
+    db
+      .delete(collectionMembers)
+      .where(sql`${collectionMembers.slug} = ${slug} AND ${collectionMembers.domain} = ${domain}`)
+      .returning({ domain: collectionMembers.domain })
+      .all().length > 0
+  );
+}

@@ -1,0 +1,214 @@
+/** Jobs and what the job view reads of their coverage ledger. */
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  inArray,
+  isNotNull,
+  notInArray,
+  type SQL,
+  sql,
+} from "drizzle-orm";
+import { BUCKETS } from "../crawl/buckets.ts";
+import type { Db } from "./client.ts";
+import { domains, type JobState, jobs, jobUrls } from "./schema.ts";
+
+export type JobRow = typeof jobs.$inferSelect;
+
+export interface JobParams {
+  readonly budget: number;
+  readonly refresh: boolean;
+  readonly force: boolean;
+  readonly shots: number;
+}
+
+export type CreateJobResult = { ok: true; job: JobRow } | { ok: false; activeId: string };
+
+/** Inserts a queued job unless the domain has an active one (checked in the same transaction). */
+export function createJob(
+  db: Db,
+  job: {
+    id: string;
+    domain: string;
+    params: JobParams;
+    createdAt: string;
+    keyId: string | null;
+    info: object;
+  },
+): CreateJobResult {
+  return db.transaction((tx) => {
+    const active = tx
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.domain, job.domain), inArray(jobs.state, ["queued", "running"])))
+      .orderBy(asc(jobs.createdAt))
+      .get();
+    if (active) return { ok: false, activeId: active.id } as const;
+    const row = tx
+      .insert(jobs)
+      .values({
+        id: job.id,
+        domain: job.domain,
+        state: "queued",
+        params: JSON.stringify(job.params),
+        createdAt: job.createdAt,
+        keyId: job.keyId,
+        info: JSON.stringify(job.info),
+      })
+      .returning()
+      .get();
+    tx.insert(domains)
+      .values({ domain: job.domain, createdAt: job.createdAt, lastJobId: job.id })
+      .onConflictDoUpdate({ target: domains.domain, set: { lastJobId: job.id } })
+      .run();
+    return { ok: true, job: row } as const;
+  });
+}
+
+export function getJob(db: Db, id: string): JobRow | null {
+  return db.select().from(jobs).where(eq(jobs.id, id)).get() ?? null;
+}
+
+export function listJobs(
+  db: Db,
+  filter: { domain: string | null; state: JobState | null; limit: number; offset: number },
+): { rows: JobRow[]; total: number } {
+  const where: SQL[] = [];
+  if (filter.domain) where.push(eq(jobs.domain, filter.domain));
+  if (filter.state) where.push(eq(jobs.state, filter.state));
+  const clause = where.length ? and(...where) : undefined;
+  const total = db.select({ n: count() }).from(jobs).where(clause).get()?.n ?? 0;
+  const rows = db
+    .select()
+    .from(jobs)
+    .where(clause)
+    .orderBy(desc(jobs.createdAt), desc(jobs.id))
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .all();
+  return { rows, total };
+}
+
+/** Ends a queued job as cancelled (its pending URLs to stoppedEarly); false if it is not queued. */
+export function cancelQueued(db: Db, id: string, at: string, reason: string): boolean {
+  return db.transaction((tx) => {
+    const changed = tx
+      .update(jobs)
+      .set({ state: "cancelled", finishedAt: at, error: null })
+      .where(and(eq(jobs.id, id), eq(jobs.state, "queued")))
+      .returning({ id: jobs.id })
+      .all();
+    if (changed.length === 0) return false;
+    tx.update(jobUrls)
+      .set({ bucket: "stoppedEarly", reason, updatedAt: Date.now() / 1000 })
+      .where(and(eq(jobUrls.jobId, id), eq(jobUrls.bucket, "pending")))
+      .run();
+    return true;
+  });
+}
+
+export function requestCancel(db: Db, id: string): void {
+  db.update(jobs)
+    .set({ cancelRequested: true })
+    .where(and(eq(jobs.id, id), inArray(jobs.state, ["queued", "running"])))
+    .run();
+}
+
+export function bucketCounts(db: Db, jobId: string): Map<string, number> {
+  const rows = db
+    .select({ bucket: jobUrls.bucket, n: count() })
+    .from(jobUrls)
+    .where(eq(jobUrls.jobId, jobId))
+    .groupBy(jobUrls.bucket)
+    .all();
+  return new Map(rows.map((r) => [r.bucket, r.n]));
+}
+
+/** The oldest URLs of a bucket (index order of job_urls_bucket_age). */
+export function bucketSample(db: Db, jobId: string, bucket: string, n: number): string[] {
+  return db
+    .select({ url: jobUrls.url })
+    .from(jobUrls)
+    .where(and(eq(jobUrls.jobId, jobId), eq(jobUrls.bucket, bucket)))
+    .orderBy(asc(jobUrls.updatedAt), asc(jobUrls.url))
+    .limit(n)
+    .all()
+    .map((r) => r.url);
+}
+
+/** The most common specific reasons of a bucket, with counts. */
+export function bucketReasons(
+  db: Db,
+  jobId: string,
+  bucket: string,
+): { reason: string; count: number }[] {
+  const n = sql<number>`count(*)`.as("n");
+  return db
+    .select({ reason: jobUrls.reason, count: n })
+    .from(jobUrls)
+    .where(and(eq(jobUrls.jobId, jobId), eq(jobUrls.bucket, bucket), isNotNull(jobUrls.reason)))
+    .groupBy(jobUrls.reason)
+    .orderBy(desc(n))
+    .limit(5)
+    .all()
+    .filter((r): r is { reason: string; count: number } => Boolean(r.reason));
+}
+
+export function fetchedCount(db: Db, jobId: string): number {
+  return (
+    db
+      .select({ n: count() })
+      .from(jobUrls)
+      .where(and(eq(jobUrls.jobId, jobId), isNotNull(jobUrls.httpStatus)))
+      .get()?.n ?? 0
+  );
+}
+
+export interface JobUrlRow {
+  url: string;
+  bucket: string;
+  reason: string | null;
+  depth: number;
+  source: string;
+  page_id: string | null;
+  http_status: number | null;
+  target: string | null;
+}
+
+/** A page of a job's URLs, by URL; `unaccounted` lists rows in no known bucket. */
+export function listJobUrls(
+  db: Db,
+  jobId: string,
+  bucket: string | null,
+  limit: number,
+  offset: number,
+): { rows: JobUrlRow[]; total: number } {
+  const byBucket =
+    bucket === "unaccounted"
+      ? notInArray(jobUrls.bucket, [...BUCKETS])
+      : bucket
+        ? eq(jobUrls.bucket, bucket)
+        : undefined;
+  const where = and(eq(jobUrls.jobId, jobId), byBucket);
+  const total = db.select({ n: count() }).from(jobUrls).where(where).get()?.n ?? 0;
+  const rows = db
+    .select({
+      url: jobUrls.url,
+      bucket: jobUrls.bucket,
+      reason: jobUrls.reason,
+      depth: jobUrls.depth,
+      source: jobUrls.source,
+      page_id: jobUrls.pageId,
+      http_status: jobUrls.httpStatus,
+      target: jobUrls.target,
+    })
+    .from(jobUrls)
+    .where(where)
+    .orderBy(asc(jobUrls.url))
+    .limit(limit)
+    .offset(offset)
+    .all();
+  return { rows, total };
+}

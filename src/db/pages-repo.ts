@@ -1,0 +1,280 @@
+/** Page reads: the faceted list, one page with what hangs off it, facet counts. */
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  exists,
+  gt,
+  gte,
+  inArray,
+  lte,
+  ne,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
+import type { Db } from "./client.ts";
+import {
+  assets,
+  collectionMembers,
+  links,
+  pageBodies,
+  pageHistory,
+  pages,
+  pageTopics,
+  screenshots,
+  templateLinks,
+} from "./schema.ts";
+
+export type PageRow = typeof pages.$inferSelect;
+
+/** The page-list filters; every one maps to a stored column. */
+export interface PageFilter {
+  readonly domains: readonly string[];
+  readonly collection: string | null;
+  readonly types: readonly string[];
+  readonly formats: readonly string[];
+  readonly audiences: readonly string[];
+  readonly locales: readonly string[];
+  readonly topics: readonly string[];
+  readonly technicalityMin: number | null;
+  readonly depthMin: number | null;
+  readonly originalityMin: number | null;
+  readonly promotionalMax: number | null;
+  readonly hasCode: boolean | null;
+  readonly wordsMin: number | null;
+  /** Published strictly after this date (YYYY-MM-DD). */
+  readonly publishedAfter: string | null;
+}
+
+export type PageSort =
+  | "cited"
+  | "published"
+  | "words"
+  | "technicality"
+  | "depth"
+  | "originality"
+  | "promotional"
+  | "indexed";
+
+const ORDER: Record<PageSort, SQL[]> = {
+  cited: [desc(pages.inlinksBody), asc(pages.id)],
+  published: [sql`${pages.published} IS NULL`, desc(pages.published), asc(pages.id)],
+  words: [desc(pages.words), asc(pages.id)],
+  technicality: [desc(pages.technicality), asc(pages.id)],
+  depth: [desc(pages.depth), asc(pages.id)],
+  originality: [desc(pages.originality), asc(pages.id)],
+  promotional: [asc(pages.promotional), asc(pages.id)],
+  indexed: [desc(pages.indexedAt), asc(pages.id)],
+};
+
+/** Pages of the companies on a shelf. */
+export function inCollection(slug: string): SQL {
+  return sql`${pages.domain} IN (SELECT ${collectionMembers.domain} FROM ${collectionMembers} WHERE ${collectionMembers.slug} = ${slug})`;
+}
+
+/** The WHERE clause of a page filter (undefined when nothing narrows). */
+export function pageWhere(f: Partial<PageFilter>): SQL | undefined {
+  const where: (SQL | undefined)[] = [];
+  if (f.domains?.length) where.push(inArray(pages.domain, [...f.domains]));
+  if (f.collection) where.push(inCollection(f.collection));
+  if (f.types?.length) where.push(inArray(pages.type, [...f.types]));
+  if (f.formats?.length) where.push(inArray(pages.format, [...f.formats]));
+  if (f.audiences?.length) where.push(inArray(pages.audience, [...f.audiences]));
+  if (f.locales?.length) {
+    where.push(
+      or(
+        ...f.locales.map((tag) =>
+          or(
+            sql`lower(${pages.locale}) = ${tag.toLowerCase()}`,
+            sql`lower(${pages.locale}) LIKE ${`${tag.toLowerCase()}-%`}`,
+          ),
+        ),
+      ),
+    );
+  }
+  if (f.topics?.length) {
+    where.push(
+      inArray(
+        pages.id,
+        sql`(SELECT ${pageTopics.pageId} FROM ${pageTopics} WHERE ${inArray(pageTopics.topic, [...f.topics])})`,
+      ),
+    );
+  }
+  if (f.technicalityMin != null) where.push(gte(pages.technicality, f.technicalityMin));
+  if (f.depthMin != null) where.push(gte(pages.depth, f.depthMin));
+  if (f.originalityMin != null) where.push(gte(pages.originality, f.originalityMin));
+  if (f.promotionalMax != null) where.push(lte(pages.promotional, f.promotionalMax));
+  if (f.wordsMin != null) where.push(gte(pages.words, f.wordsMin));
+  if (f.hasCode != null) where.push(eq(pages.hasCode, f.hasCode));
+  if (f.publishedAfter) where.push(gt(pages.published, f.publishedAfter));
+  const parts = where.filter((w): w is SQL => w !== undefined);
+  return parts.length ? and(...parts) : undefined;
+}
+
+export function listPages(
+  db: Db,
+  filter: PageFilter,
+  sort: PageSort,
+  limit: number,
+  offset: number,
+): { rows: PageRow[]; total: number } {
+  const where = pageWhere(filter);
+  const total = db.select({ n: count() }).from(pages).where(where).get()?.n ?? 0;
+  const rows = db
+    .select()
+    .from(pages)
+    .where(where)
+    .orderBy(...ORDER[sort])
+    .limit(limit)
+    .offset(offset)
+    .all();
+  return { rows, total };
+}
+
+export function getPage(
+  db: Db,
+  id: string,
+): (PageRow & { markdown: string; explain: string }) | null {
+  const row = db
+    .select({ page: pages, markdown: pageBodies.markdown, explain: pageBodies.explain })
+    .from(pages)
+    .innerJoin(pageBodies, eq(pageBodies.pageId, pages.id))
+    .where(eq(pages.id, id))
+    .get();
+  return row ? { ...row.page, markdown: row.markdown, explain: row.explain } : null;
+}
+
+export function pageExists(db: Db, id: string): boolean {
+  return db.select({ id: pages.id }).from(pages).where(eq(pages.id, id)).get() !== undefined;
+}
+
+export function pageHistoryOf(db: Db, id: string) {
+  return db
+    .select({
+      fetched_at: pageHistory.fetchedAt,
+      status: pageHistory.status,
+      content_hash: pageHistory.contentHash,
+      changed: pageHistory.changed,
+      job_id: pageHistory.jobId,
+    })
+    .from(pageHistory)
+    .where(eq(pageHistory.pageId, id))
+    .orderBy(desc(pageHistory.id))
+    .limit(100)
+    .all();
+}
+
+export function pageAssets(db: Db, id: string) {
+  return db
+    .select({ url: assets.url, kind: assets.kind, alt: assets.alt })
+    .from(assets)
+    .where(eq(assets.pageId, id))
+    .orderBy(asc(assets.url))
+    .all();
+}
+
+export function pageScreenshots(db: Db, id: string) {
+  return db
+    .select({ width: screenshots.width, height: screenshots.height, taken_at: screenshots.takenAt })
+    .from(screenshots)
+    .where(eq(screenshots.pageId, id))
+    .all();
+}
+
+export function screenshotPng(db: Db, id: string): Uint8Array | null {
+  return (
+    db.select({ png: screenshots.png }).from(screenshots).where(eq(screenshots.pageId, id)).get()
+      ?.png ?? null
+  );
+}
+
+/** Pages citing this one from their body, site-wide template links excluded. */
+export function citedBy(db: Db, id: string) {
+  const target = db
+    .$with("target")
+    .as(db.select({ domain: pages.domain }).from(pages).where(eq(pages.id, id)));
+  return db
+    .with(target)
+    .select({
+      id: pages.id,
+      url: pages.url,
+      title: pages.title,
+      anchor_text: sql<string>`min(${links.anchor})`,
+    })
+    .from(links)
+    .innerJoin(pages, eq(pages.id, links.srcPageId))
+    .where(
+      and(
+        eq(links.targetPageId, id),
+        eq(links.position, "body"),
+        eq(links.internal, true),
+        ne(links.srcPageId, id),
+        sql`NOT ${exists(
+          db
+            .select({ one: sql`1` })
+            .from(templateLinks)
+            .where(
+              and(
+                sql`${templateLinks.domain} = (SELECT domain FROM target)`,
+                eq(templateLinks.targetUrl, links.targetUrl),
+                eq(templateLinks.anchor, links.anchor),
+              ),
+            ),
+        )}`,
+      ),
+    )
+    .groupBy(pages.id)
+    .orderBy(asc(pages.id))
+    .all();
+}
+
+export function collectionsOfDomain(db: Db, domain: string): string[] {
+  return db
+    .select({ slug: collectionMembers.slug })
+    .from(collectionMembers)
+    .where(eq(collectionMembers.domain, domain))
+    .orderBy(asc(collectionMembers.slug))
+    .all()
+    .map((r) => r.slug);
+}
+
+/** Pages per value of every facet, within the filter's scope; `pages` counts the scope. */
+export function facetCounts(db: Db, scope: Partial<PageFilter>) {
+  const where = pageWhere(scope);
+  const by = (
+    column: typeof pages.type | typeof pages.format | typeof pages.audience | typeof pages.locale,
+  ) =>
+    db
+      .select({ value: column, n: count() })
+      .from(pages)
+      .where(where)
+      .groupBy(column)
+      .orderBy(desc(count()), asc(column))
+      .all();
+  const topics = db
+    .select({ value: pageTopics.topic, n: count() })
+    .from(pageTopics)
+    .innerJoin(pages, eq(pages.id, pageTopics.pageId))
+    .where(where)
+    .groupBy(pageTopics.topic)
+    .orderBy(desc(count()), asc(pageTopics.topic))
+    .all();
+  const code = db
+    .select({ value: pages.hasCode, n: count() })
+    .from(pages)
+    .where(where)
+    .groupBy(pages.hasCode)
+    .all();
+  return {
+    pages: db.select({ n: count() }).from(pages).where(where).get()?.n ?? 0,
+    type: by(pages.type),
+    format: by(pages.format),
+    audience: by(pages.audience),
+    locale: by(pages.locale).filter((r) => r.value !== null),
+    topics,
+    hasCode: code,
+  };
+}

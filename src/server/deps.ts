@@ -1,0 +1,14 @@
+import type { Config } from "../config.ts";
+import type { Store } from "../db/client.ts";
+import type { RateLimiter } from "../services/rate-limiter.ts";
+
+/** What the routes are given: plain dependencies, no singletons. */
+export interface AppDeps {
+  readonly config: Config;
+  readonly store: Store;
+  readonly limiter: RateLimiter;
+  /** Chunks of a job still waiting for vectors; null when the service embeds nothing. */
+  readonly embeddingBacklog: ((jobId: string) => number) | null;
+  /** Called after a crawl is queued (wakes the crawl scheduler). */
+  readonly onCrawlQueued?: () => void;
+}

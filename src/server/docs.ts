@@ -1,0 +1,73 @@
+/**
+ * The OpenAPI document (generated from the route schemas) at /api/openapi.json and Swagger UI at
+ * /api/docs, which loads its script and stylesheet from the swagger-ui-dist package we serve,
+ * never from a CDN, so it works offline and behind firewalls.
+ */
+
+import { dirname, join } from "node:path";
+import { openapi } from "@elysiajs/openapi";
+import { Elysia } from "elysia";
+import { VERSION } from "../version.ts";
+
+const ASSETS = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
+const FILES: Readonly<Record<string, string>> = {
+  "swagger-ui.css": "text/css; charset=utf-8",
+  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+};
+
+export const DESCRIPTION = `webcorpus indexes the public pages of company websites into a searchable corpus and serves it as JSON, markdown and MCP (at /api/mcp).
+
+Reads are public (unless the operator sets WEBCORPUS_PUBLIC_READS=false). Writes need a key: make one with \`bun run webcorpus keys create NAME\`, then press **Authorize** and paste it. Errors are RFC 9457 problem documents (application/problem+json). Every list reports the filters it applied and the query parameters it did not recognize.`;
+
+export function docs(extraPaths: Record<string, unknown>) {
+  return new Elysia({ name: "docs" })
+    .get(
+      "/api/docs/assets/:file",
+      ({ params }) => {
+        const type = FILES[params.file];
+        if (!type) return new Response("not found", { status: 404 });
+        return new Response(Bun.file(join(ASSETS, params.file)), {
+          headers: { "content-type": type, "cache-control": "public, max-age=86400" },
+        });
+      },
+      { detail: { hide: true } },
+    )
+    .use(
+      openapi({
+        path: "/api/docs",
+        specPath: "/api/openapi.json",
+        provider: "swagger-ui",
+        exclude: { staticFile: false, paths: [/^\/api\/docs/, "/api/openapi.json"] },
+        swagger: {
+          cdn: "/api/docs/assets/swagger-ui-bundle.js",
+          theme: "/api/docs/assets/swagger-ui.css",
+          autoDarkMode: false,
+          persistAuthorization: true,
+          // Read by the plugin's Swagger UI page; its own default is a path relative to the page.
+          ...({ url: "/api/openapi.json" } as object),
+        },
+        documentation: {
+          info: { title: "webcorpus", version: VERSION, description: DESCRIPTION },
+          tags: [
+            { name: "content", description: "Pages: faceted lists, one page, markdown" },
+            { name: "search", description: "Hybrid search over page chunks" },
+            { name: "facets", description: "Facet vocabularies and counts" },
+            { name: "domains", description: "Domain records and company bundles" },
+            { name: "collections", description: "Shelves of companies" },
+            { name: "crawl", description: "Crawls and their jobs" },
+            { name: "mcp", description: "MCP over streamable HTTP" },
+          ],
+          components: {
+            securitySchemes: {
+              bearer: {
+                type: "http",
+                scheme: "bearer",
+                description: "A key from `webcorpus keys create`",
+              },
+            },
+          },
+          paths: extraPaths as never,
+        },
+      }),
+    );
+}

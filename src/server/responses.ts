@@ -1,0 +1,16 @@
+/** Response maps for route declarations: the success schema plus the problems a route can answer. */
+import { Elysia, type TSchema } from "elysia";
+import { Problem } from "../schemas/responses.ts";
+
+/** The Problem schema as a named model, so the OpenAPI document lists it once as a component. */
+export const models = new Elysia({ name: "models" }).model({ Problem });
+
+const STATUSES = [400, 401, 403, 404, 405, 409, 413, 415, 429, 500, 501] as const;
+type Status = (typeof STATUSES)[number];
+
+/** `{200: schema, 400: "Problem", 500: "Problem", …}`; 400 and 500 are on every route. */
+export function responses<S extends Record<number, TSchema>>(success: S, ...statuses: Status[]) {
+  const out: Record<number, TSchema | "Problem"> = { ...success };
+  for (const status of [400, 500, ...statuses]) out[status] = "Problem";
+  return out as S & Record<Status, "Problem">;
+}

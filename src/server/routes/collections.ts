@@ -1,0 +1,112 @@
+import { Elysia, t } from "elysia";
+import { memberBody, memberParams, shelfBody, slugParams } from "../../schemas/params.ts";
+import { envelope, Member, Shelf, ShelfWithMembers } from "../../schemas/responses.ts";
+import {
+  collectionView,
+  listCollections,
+  placeOnShelf,
+  putCollection,
+  removeFromShelf,
+} from "../../services/collections-service.ts";
+import { auth } from "../auth.ts";
+import type { AppDeps } from "../deps.ts";
+import { jsonBodyParser } from "../json-body.ts";
+import { unrecognized } from "../query.ts";
+import { models, responses } from "../responses.ts";
+
+const listQuery = t.Object({});
+
+export function collectionsRoutes(deps: AppDeps) {
+  const { config, store } = deps;
+  const limit = config.maxBodyRequestBytes;
+  const security = [{ bearer: [] }];
+  return new Elysia({ name: "routes:collections" })
+    .use(models)
+    .use(auth(store.read, config.publicReads))
+    .get(
+      "/api/collections",
+      ({ request }) => {
+        const { rows, total } = listCollections(store.read, 1000, 0);
+        return {
+          data: rows,
+          total,
+          limit: 1000,
+          offset: 0,
+          sort: "slug",
+          filters: { applied: {}, unrecognized: unrecognized(request, listQuery) },
+        };
+      },
+      {
+        auth: "read",
+        response: responses(
+          { 200: envelope(Shelf, "Every shelf with company and crawled counts") },
+          401,
+        ),
+        detail: {
+          tags: ["collections"],
+          summary: "All shelves with company counts and crawled counts",
+        },
+      },
+    )
+    .get("/api/collections/:slug", ({ params }) => collectionView(store.read, params.slug), {
+      auth: "read",
+      params: slugParams,
+      response: responses({ 200: ShelfWithMembers }, 401, 404),
+      detail: {
+        tags: ["collections"],
+        summary: "One shelf and its members",
+        description:
+          "Each member carries the reason it is on the shelf and whether a person or an agent placed it there.",
+      },
+    })
+    .put(
+      "/api/collections/:slug",
+      ({ params, body, set }) => {
+        const { shelf, created } = putCollection(store.write, params.slug, body);
+        set.status = created ? 201 : 200;
+        return shelf;
+      },
+      {
+        auth: "write",
+        params: slugParams,
+        parse: jsonBodyParser(shelfBody, limit),
+        body: shelfBody,
+        response: responses({ 200: ShelfWithMembers, 201: ShelfWithMembers }, 401, 403, 413, 415),
+        detail: { tags: ["collections"], summary: "Create or update a shelf", security },
+      },
+    )
+    .post(
+      "/api/collections/:slug/members",
+      ({ params, body, set }) => {
+        const { member, created } = placeOnShelf(store.write, config, params.slug, body);
+        set.status = created ? 201 : 200;
+        return member;
+      },
+      {
+        auth: "write",
+        params: slugParams,
+        parse: jsonBodyParser(memberBody, limit),
+        body: memberBody,
+        response: responses({ 200: Member, 201: Member }, 401, 403, 404, 413, 415),
+        detail: {
+          tags: ["collections"],
+          summary: "Place a company on a shelf, with a reason",
+          security,
+        },
+      },
+    )
+    .delete(
+      "/api/collections/:slug/members/:domain",
+      ({ params, set }) => {
+        removeFromShelf(store.write, config, params.slug, params.domain);
+        set.status = 204;
+        return null;
+      },
+      {
+        auth: "write",
+        params: memberParams,
+        response: responses({ 204: t.Null({ description: "Removed" }) }, 401, 403, 404),
+        detail: { tags: ["collections"], summary: "Take a company off a shelf", security },
+      },
+    );
+}

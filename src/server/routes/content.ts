@@ -1,0 +1,84 @@
+import { Elysia, t } from "elysia";
+import { contentQuery, pageIdParams, pageQuery } from "../../schemas/params.ts";
+import { envelope, Page, PageSummary } from "../../schemas/responses.ts";
+import {
+  listContent,
+  pageMarkdown,
+  pageScreenshot,
+  pageView,
+} from "../../services/content-service.ts";
+import { auth } from "../auth.ts";
+import type { AppDeps } from "../deps.ts";
+import { unrecognized } from "../query.ts";
+import { models, responses } from "../responses.ts";
+
+export const MARKDOWN = "text/markdown; charset=utf-8";
+
+export function contentRoutes(deps: AppDeps) {
+  const { config, store } = deps;
+  const query = contentQuery(config);
+  return new Elysia({ name: "routes:content" })
+    .use(models)
+    .use(auth(store.read, config.publicReads))
+    .get(
+      "/api/content",
+      ({ query: args, request }) => {
+        const result = listContent(store.read, config, args);
+        return {
+          data: result.data,
+          total: result.total,
+          limit: result.limit,
+          offset: result.offset,
+          sort: result.sort,
+          filters: { applied: result.applied, unrecognized: unrecognized(request, query) },
+        };
+      },
+      {
+        auth: "read",
+        query,
+        response: responses({ 200: envelope(PageSummary, "Pages matching the filters") }, 401, 501),
+        detail: {
+          tags: ["content"],
+          summary: "Faceted list of pages",
+          description:
+            "Every filter is a facet scored when the page was indexed. `filters.applied` echoes the filters used; `filters.unrecognized` lists query parameters this endpoint does not know.",
+        },
+      },
+    )
+    .get(
+      "/api/content/:page_id",
+      ({ params, query: flags, set }) => {
+        // One route serves both: Elysia's router cannot put a literal `.md` after a parameter.
+        if (params.page_id.endsWith(".md")) {
+          set.headers["content-type"] = MARKDOWN;
+          return pageMarkdown(store.read, params.page_id.slice(0, -3));
+        }
+        return pageView(store.read, params.page_id, flags);
+      },
+      {
+        auth: "read",
+        params: pageIdParams,
+        query: pageQuery,
+        response: responses({ 200: t.Union([Page, t.String()]) }, 401, 404),
+        detail: {
+          tags: ["content"],
+          summary: "One page as JSON",
+          description:
+            "Markdown body, facets, metrics, assets with alt text, screenshots, crawl history and the pages that cite it. `/api/content/{page_id}.md` answers the same page as markdown.",
+        },
+      },
+    )
+    .get(
+      "/api/content/:page_id/screenshot.png",
+      ({ params }) =>
+        new Response(pageScreenshot(store.read, params.page_id), {
+          headers: { "content-type": "image/png", "cache-control": "no-cache" },
+        }),
+      {
+        auth: "read",
+        params: pageIdParams,
+        response: responses({ 200: t.Any({ description: "image/png" }) }, 401, 404),
+        detail: { tags: ["content"], summary: "The page's latest screenshot (1280x800 PNG)" },
+      },
+    );
+}

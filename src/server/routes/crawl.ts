@@ -1,0 +1,151 @@
+import { Elysia } from "elysia";
+import { listJobs } from "../../db/jobs-repo.ts";
+import { crawlBody, jobIdParams, jobsQuery, jobUrlsQuery } from "../../schemas/params.ts";
+import { CrawlAccepted, envelope, Job, JobSummary, JobUrl } from "../../schemas/responses.ts";
+import { cancelJob, crawlRequest, startCrawl } from "../../services/crawl-service.ts";
+import { invalidParam } from "../../services/errors.ts";
+import { jobUrls, jobView, requireJob } from "../../services/jobs-service.ts";
+import { applied, parseDomains } from "../../services/params.ts";
+import { auth } from "../auth.ts";
+import type { AppDeps } from "../deps.ts";
+import { jsonBodyParser } from "../json-body.ts";
+import { unrecognized } from "../query.ts";
+import { models, responses } from "../responses.ts";
+
+export function crawlRoutes(deps: AppDeps) {
+  const { config, store, limiter } = deps;
+  const body = crawlBody(config);
+  const viewDeps = { db: store.read, embeddingBacklog: deps.embeddingBacklog };
+  const security = [{ bearer: [] }];
+  return new Elysia({ name: "routes:crawl" })
+    .use(models)
+    .use(auth(store.read, config.publicReads))
+    .post(
+      "/api/crawl",
+      ({ body: given, key, set }) => {
+        const job = startCrawl(store.write, crawlRequest(config, given), key?.id ?? null, limiter);
+        deps.onCrawlQueued?.();
+        set.status = 202;
+        set.headers.location = `/api/jobs/${job.id}`;
+        return { job_id: job.id, state: "queued" as const, domain: job.domain };
+      },
+      {
+        auth: "write",
+        parse: jsonBodyParser(body, config.maxBodyRequestBytes),
+        body,
+        response: responses({ 202: CrawlAccepted }, 401, 403, 409, 413, 415, 429),
+        detail: {
+          tags: ["crawl"],
+          summary: "Start a crawl of a root domain",
+          description:
+            "Returns a job id at once (202, Location: /api/jobs/<id>); the crawl runs afterwards. A domain with an active job answers 409 naming it. Crawl starts are limited per key (429 with Retry-After).",
+          security,
+        },
+      },
+    )
+    .get(
+      "/api/jobs",
+      ({ query, request }) => {
+        const domains = parseDomains(query.domain, config.allowPrivateSuffixes);
+        if (domains.length > 1) throw invalidParam("domain", "takes one root domain");
+        const limit = query.limit ?? 20;
+        const offset = query.offset ?? 0;
+        const { rows, total } = listJobs(store.read, {
+          domain: domains[0] ?? null,
+          state: query.state ?? null,
+          limit,
+          offset,
+        });
+        return {
+          data: rows.map((row) => {
+            const { coverage: _, ...summary } = jobView(viewDeps, row);
+            return summary;
+          }),
+          total,
+          limit,
+          offset,
+          sort: "created",
+          filters: {
+            applied: applied({ domain: domains[0], state: query.state }),
+            unrecognized: unrecognized(request, jobsQuery),
+          },
+        };
+      },
+      {
+        auth: "read",
+        query: jobsQuery,
+        response: responses({ 200: envelope(JobSummary, "Jobs, newest first") }, 401),
+        detail: { tags: ["crawl"], summary: "Crawl jobs, newest first" },
+      },
+    )
+    .get(
+      "/api/jobs/:job_id",
+      ({ params }) => jobView(viewDeps, requireJob(store.read, params.job_id)),
+      {
+        auth: "read",
+        params: jobIdParams,
+        response: responses({ 200: Job }, 401, 404),
+        detail: {
+          tags: ["crawl"],
+          summary: "Live status of a crawl job",
+          description:
+            "progress (indexed, pending, discovered, elapsed, pages/min, an ETA range with a confidence, the embedding backlog) and coverage buckets that account for every known URL (`unaccounted` is always 0).",
+        },
+      },
+    )
+    .get(
+      "/api/jobs/:job_id/urls",
+      ({ params, query, request }) => {
+        const limit = query.limit ?? 100;
+        const offset = query.offset ?? 0;
+        const { rows, total } = jobUrls(
+          store.read,
+          params.job_id,
+          query.bucket ?? null,
+          limit,
+          offset,
+        );
+        return {
+          data: rows,
+          total,
+          limit,
+          offset,
+          sort: "url",
+          filters: {
+            applied: applied({ bucket: query.bucket }),
+            unrecognized: unrecognized(request, jobUrlsQuery),
+          },
+        };
+      },
+      {
+        auth: "read",
+        params: jobIdParams,
+        query: jobUrlsQuery,
+        response: responses(
+          { 200: envelope(JobUrl, "A job's URLs with bucket and reason") },
+          401,
+          404,
+        ),
+        detail: { tags: ["crawl"], summary: "URLs of a job, by coverage bucket" },
+      },
+    )
+    .post(
+      "/api/jobs/:job_id/cancel",
+      ({ params, set }) => {
+        const job = cancelJob(store.write, params.job_id);
+        set.status = 202;
+        return jobView(viewDeps, job);
+      },
+      {
+        auth: "write",
+        params: jobIdParams,
+        response: responses({ 202: Job }, 401, 403, 404, 409),
+        detail: {
+          tags: ["crawl"],
+          summary: "Cancel a job",
+          description: "Ends it as cancelled; its unfetched URLs go to stoppedEarly.",
+          security,
+        },
+      },
+    );
+}

@@ -1,0 +1,197 @@
+/** Pages: the faceted list, one page as JSON, one page as markdown with frontmatter. */
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import {
+  citedBy,
+  collectionsOfDomain,
+  getPage,
+  listPages,
+  type PageFilter,
+  type PageRow,
+  type PageSort,
+  pageAssets,
+  pageExists,
+  pageHistoryOf,
+  pageScreenshots,
+  screenshotPng,
+} from "../db/pages-repo.ts";
+import { AUDIENCE_VALUES, FORMAT_VALUES, TOPIC_VALUES, TYPE_VALUES } from "../facets/vocabulary.ts";
+import type { ContentSort } from "../schemas/params.ts";
+import { invalidParam, notFound, notImplemented } from "./errors.ts";
+import { withPrefix } from "./ids.ts";
+import {
+  applied,
+  checkQ,
+  parseCollection,
+  parseDomains,
+  parseLocales,
+  parsePublishedAfter,
+  splitList,
+} from "./params.ts";
+
+/** The raw arguments of a page list, as the HTTP query or the MCP tool gives them. */
+export interface ContentArgs {
+  q?: string;
+  domain?: string;
+  collection?: string;
+  type?: string;
+  format?: string;
+  audience?: string;
+  locale?: string;
+  topics?: string;
+  technicality_min?: number;
+  depth_min?: number;
+  originality_min?: number;
+  promotional_max?: number;
+  has_code?: boolean;
+  words_min?: number;
+  published_after?: string;
+  sort?: ContentSort;
+  limit?: number;
+  offset?: number;
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+export function facetsOf(row: PageRow) {
+  return {
+    type: row.type,
+    format: row.format,
+    audience: row.audience,
+    locale: row.locale,
+    topics: JSON.parse(row.topics) as string[],
+    technicality: round3(row.technicality),
+    depth: round3(row.depth),
+    originality: round3(row.originality),
+    promotional: round3(row.promotional),
+    has_code: row.hasCode,
+    words: row.words,
+    published: row.published,
+  };
+}
+
+function summary(row: PageRow) {
+  return {
+    id: row.id,
+    url: row.url,
+    canonical_url: row.canonicalUrl,
+    title: row.title,
+    domain: row.domain,
+    description: row.description,
+    facets: facetsOf(row),
+    metrics: { inlinks_body: row.inlinksBody },
+    fetched_at: row.fetchedAt,
+    indexed_at: row.indexedAt,
+  };
+}
+
+/** The page filter of the arguments and what `filters.applied` echoes. */
+export function contentFilter(config: Config, args: ContentArgs) {
+  const published = parsePublishedAfter(args.published_after);
+  const filter: PageFilter = {
+    domains: parseDomains(args.domain, config.allowPrivateSuffixes),
+    collection: parseCollection(args.collection),
+    types: splitList("type", args.type, TYPE_VALUES),
+    formats: splitList("format", args.format, FORMAT_VALUES),
+    audiences: splitList("audience", args.audience, AUDIENCE_VALUES),
+    locales: parseLocales(args.locale),
+    topics: splitList("topics", args.topics, TOPIC_VALUES),
+    technicalityMin: args.technicality_min ?? null,
+    depthMin: args.depth_min ?? null,
+    originalityMin: args.originality_min ?? null,
+    promotionalMax: args.promotional_max ?? null,
+    hasCode: args.has_code ?? null,
+    wordsMin: args.words_min ?? null,
+    publishedAfter: published?.after ?? null,
+  };
+  const echo = applied({
+    domain: filter.domains,
+    collection: filter.collection,
+    type: filter.types,
+    format: filter.formats,
+    audience: filter.audiences,
+    locale: filter.locales,
+    topics: filter.topics,
+    technicality_min: filter.technicalityMin,
+    depth_min: filter.depthMin,
+    originality_min: filter.originalityMin,
+    promotional_max: filter.promotionalMax,
+    has_code: filter.hasCode,
+    words_min: filter.wordsMin,
+    published_after: published?.applied,
+  });
+  return { filter, applied: echo };
+}
+
+export function listContent(db: Db, config: Config, args: ContentArgs) {
+  const q = checkQ(args.q);
+  const sort = args.sort ?? (q ? "relevance" : "cited");
+  if (sort === "relevance" && !q) throw invalidParam("sort", "relevance needs q");
+  const { filter, applied: echo } = contentFilter(config, args);
+  if (q) throw notImplemented("full-text q on /api/content (it comes with the search index)");
+  const limit = args.limit ?? 20;
+  const offset = args.offset ?? 0;
+  const { rows, total } = listPages(db, filter, sort as PageSort, limit, offset);
+  return {
+    data: rows.map(summary),
+    total,
+    limit,
+    offset,
+    sort,
+    applied: q ? { q, ...echo } : echo,
+  };
+}
+
+export const screenshotPath = (pageId: string) => `/api/content/${pageId}/screenshot.png`;
+
+export function pageView(
+  db: Db,
+  id: string,
+  options: { markdown?: boolean; explain?: boolean } = {},
+) {
+  const pid = withPrefix("pg_", id).toLowerCase();
+  const row = getPage(db, pid);
+  if (!row) throw notFound(`page ${pid}`);
+  return {
+    ...summary(row),
+    collections: collectionsOfDomain(db, row.domain),
+    ...(options.markdown === false ? {} : { markdown: row.markdown }),
+    ...(options.explain ? { explain: JSON.parse(row.explain) as Record<string, unknown> } : {}),
+    hreflang: (JSON.parse(row.hreflang) as [string, string][]).map(([hreflang, url]) => ({
+      hreflang,
+      url,
+    })),
+    assets: pageAssets(db, pid),
+    screenshots: pageScreenshots(db, pid).map((s) => ({ url: screenshotPath(pid), ...s })),
+    history: pageHistoryOf(db, pid),
+    cited_by: citedBy(db, pid),
+  };
+}
+
+/** The page as markdown behind a YAML frontmatter that keeps it attributable. */
+export function pageMarkdown(db: Db, id: string): string {
+  const pid = withPrefix("pg_", id).toLowerCase();
+  const row = getPage(db, pid);
+  if (!row) throw notFound(`page ${pid}`);
+  const front = {
+    id: row.id,
+    url: row.url,
+    canonical_url: row.canonicalUrl,
+    title: row.title,
+    domain: row.domain,
+    locale: row.locale,
+    type: row.type,
+    published: row.published,
+    fetched_at: row.fetchedAt,
+    words: row.words,
+  };
+  return `---\n${Bun.YAML.stringify(front, null, 2).trimEnd()}\n---\n\n${row.markdown.trimEnd()}\n`;
+}
+
+export function pageScreenshot(db: Db, id: string): Uint8Array {
+  const pid = withPrefix("pg_", id).toLowerCase();
+  const png = screenshotPng(db, pid);
+  if (png) return png;
+  if (!pageExists(db, pid)) throw notFound(`page ${pid}`);
+  throw notFound(`a screenshot of page ${pid} (crawl with shots to take one)`);
+}

@@ -1,0 +1,179 @@
+/** Job status: progress with an ETA range, and coverage buckets derived from the ledger. */
+import { BUCKET_REASONS, BUCKETS, type Bucket, isBucket } from "../crawl/buckets.ts";
+import type { Db } from "../db/client.ts";
+import {
+  bucketCounts,
+  bucketReasons,
+  bucketSample,
+  fetchedCount,
+  getJob,
+  type JobParams,
+  type JobRow,
+  type JobUrlRow,
+  listJobUrls,
+} from "../db/jobs-repo.ts";
+import { invalidParam, notFound } from "./errors.ts";
+import { withPrefix } from "./ids.ts";
+
+export const FINAL_STATES = ["completed", "partial", "failed", "cancelled"] as const;
+
+export interface BucketView {
+  count: number;
+  reason: string;
+  sample: string[];
+  reasons?: { reason: string; count: number }[];
+}
+
+export interface Eta {
+  low_s: number;
+  high_s: number;
+  confidence: number;
+}
+
+export interface JobView {
+  id: string;
+  domain: string;
+  state: JobRow["state"];
+  params: JobParams;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  progress: {
+    indexed: number;
+    pending: number;
+    discovered: number;
+    fetched: number;
+    elapsed_s: number;
+    pages_per_min: number;
+    eta: Eta | null;
+    embedding_backlog: number | null;
+  };
+  coverage: { total: number; buckets: Record<Bucket | "unaccounted", BucketView> };
+  cancel_requested: boolean;
+  resumes: number;
+  error: string | null;
+  screenshots?: Record<string, unknown>;
+}
+
+/** What the job view needs beyond the store: the embedding backlog of a job, when vectors are on. */
+export interface JobViewDeps {
+  readonly db: Db;
+  readonly embeddingBacklog: ((jobId: string) => number) | null;
+  readonly now?: () => number;
+}
+
+export function requireJob(db: Db, id: string): JobRow {
+  const fullId = withPrefix("job_", id);
+  const job = getJob(db, fullId);
+  if (!job) throw notFound(`job ${fullId}`);
+  return job;
+}
+
+const seconds = (iso: string): number => Date.parse(iso) / 1000;
+
+function coverage(db: Db, jobId: string): JobView["coverage"] {
+  const counts = bucketCounts(db, jobId);
+  const buckets = {} as Record<Bucket | "unaccounted", BucketView>;
+  let total = 0;
+  let known = 0;
+  for (const n of counts.values()) total += n;
+  for (const name of BUCKETS) {
+    const n = counts.get(name) ?? 0;
+    known += n;
+    const entry: BucketView = { count: n, reason: BUCKET_REASONS[name], sample: [] };
+    if (n > 0) {
+      entry.sample = bucketSample(db, jobId, name, 10);
+      const reasons = bucketReasons(db, jobId, name);
+      if (reasons.length > 0) entry.reasons = reasons;
+    }
+    buckets[name] = entry;
+  }
+  // Computed from the same counts, not assumed: rows whose bucket is no known name.
+  buckets.unaccounted = {
+    count: total - known,
+    reason: "URLs known to the job but in no other bucket (always 0)",
+    sample: [],
+  };
+  return { total, buckets };
+}
+
+export function jobView(deps: JobViewDeps, job: JobRow): JobView {
+  const { db } = deps;
+  const params = JSON.parse(job.params) as JobParams;
+  const cov = coverage(db, job.id);
+  const b = cov.buckets;
+  const pending = b.pending.count;
+  const resolved = cov.total - pending - b.budget.count - b.stoppedEarly.count;
+  const fetched = fetchedCount(db, job.id);
+  const nowS = (deps.now?.() ?? Date.now()) / 1000;
+  const elapsed = job.startedAt
+    ? Math.max(0, (job.finishedAt ? seconds(job.finishedAt) : nowS) - seconds(job.startedAt))
+    : 0;
+  const rate = elapsed > 1 ? fetched / (elapsed / 60) : 0;
+  let eta: Eta | null = null;
+  if ((FINAL_STATES as readonly string[]).includes(job.state)) {
+    eta = { low_s: 0, high_s: 0, confidence: 1 };
+  } else if (rate > 0 && job.state !== "queued") {
+    const budgetLeft = Math.max(0, params.budget - fetched);
+    const lowPages = Math.min(pending, budgetLeft);
+    const highPages = pending < budgetLeft ? budgetLeft : lowPages;
+    const perS = rate / 60;
+    eta = {
+      low_s: Math.round((lowPages / perS) * 0.85),
+      high_s: Math.round((Math.max(lowPages, highPages) / perS) * 1.3 + 5),
+      confidence: Math.round(Math.min(0.9, 0.3 + resolved / 500) * 100) / 100,
+    };
+  }
+  const info = JSON.parse(job.info) as { screenshots?: Record<string, unknown> };
+  const view: JobView = {
+    id: job.id,
+    domain: job.domain,
+    state: job.state,
+    params,
+    created_at: job.createdAt,
+    started_at: job.startedAt,
+    finished_at: job.finishedAt,
+    progress: {
+      indexed: b.indexed.count,
+      pending,
+      discovered: cov.total,
+      fetched,
+      elapsed_s: Math.round(elapsed * 10) / 10,
+      pages_per_min: Math.round(rate * 10) / 10,
+      eta,
+      embedding_backlog: deps.embeddingBacklog ? deps.embeddingBacklog(job.id) : null,
+    },
+    coverage: cov,
+    cancel_requested: job.cancelRequested,
+    resumes: job.resumes,
+    error: job.error,
+  };
+  if (params.shots > 0) view.screenshots = screenshotReport(job, params, info.screenshots);
+  return view;
+}
+
+/** What became of the screenshots a crawl asked for. */
+function screenshotReport(
+  job: JobRow,
+  params: JobParams,
+  report: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  if (report) return report;
+  const waiting = { requested: params.shots, taken: 0, failed: [] };
+  if (job.state === "queued" || job.state === "running") return waiting;
+  return { ...waiting, error: `not taken: the job ended ${job.state} before its screenshots` };
+}
+
+export function jobUrls(
+  db: Db,
+  id: string,
+  bucket: string | null,
+  limit: number,
+  offset: number,
+): { rows: JobUrlRow[]; total: number } {
+  const job = requireJob(db, id);
+  if (bucket !== null && bucket !== "unaccounted" && !isBucket(bucket)) {
+    throw invalidParam("bucket", `must be one of ${BUCKETS.join(", ")}, unaccounted`);
+  }
+  return listJobUrls(db, job.id, bucket, limit, offset);
+}

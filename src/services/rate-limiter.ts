@@ -1,0 +1,46 @@
+import { ServiceError } from "./errors.ts";
+
+/**
+ * Crawl starts per key in a sliding one-minute window, counted in this process. Only accepted
+ * crawls count: `withSlot` gives the start back when the guarded work throws (a 409 costs nothing).
+ */
+export class RateLimiter {
+  readonly #perMinute: number;
+  readonly #hits = new Map<string, number[]>();
+  readonly #now: () => number;
+
+  constructor(perMinute: number, now: () => number = () => performance.now()) {
+    this.#perMinute = perMinute;
+    this.#now = now;
+  }
+
+  /** Takes one start now, or throws 429 with the seconds until one is free. */
+  take(key: string): number {
+    const now = this.#now();
+    const hits = (this.#hits.get(key) ?? []).filter((t) => t > now - 60_000);
+    this.#hits.set(key, hits);
+    const oldest = hits[0];
+    if (hits.length >= this.#perMinute && oldest !== undefined) {
+      const retry = Math.max(1, Math.ceil((60_000 - (now - oldest)) / 1000));
+      throw new ServiceError(
+        "rate_limited",
+        `at most ${this.#perMinute} crawl starts per minute per key`,
+        { headers: { "Retry-After": String(retry) } },
+      );
+    }
+    hits.push(now);
+    return now;
+  }
+
+  withSlot<T>(key: string, work: () => T): T {
+    const stamp = this.take(key);
+    try {
+      return work();
+    } catch (err) {
+      const hits = this.#hits.get(key);
+      const at = hits?.indexOf(stamp) ?? -1;
+      if (hits && at >= 0) hits.splice(at, 1);
+      throw err;
+    }
+  }
+}
