@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import { VERSION } from "../version.ts";
+import { polishDocument } from "./openapi-polish.ts";
 
 const ASSETS = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
 const FILES: Readonly<Record<string, string>> = {
@@ -19,8 +20,21 @@ export const DESCRIPTION = `webcorpus indexes the public pages of company websit
 
 Reads are public (unless the operator sets WEBCORPUS_PUBLIC_READS=false). Writes need a key: make one with \`bun run webcorpus keys create NAME\`, then press **Authorize** and paste it. Errors are RFC 9457 problem documents (application/problem+json). Every list reports the filters it applied and the query parameters it did not recognize.`;
 
+export const SPEC_PATH = "/api/openapi.json";
+
 export function docs(extraPaths: Record<string, unknown>) {
+  let polished: { from: unknown; doc: unknown } | null = null;
   return new Elysia({ name: "docs" })
+    .onAfterHandle({ as: "global" }, ({ path, response }) => {
+      if (path !== SPEC_PATH || response instanceof Response) return;
+      // The plugin caches its document until routes change; polish each new one once.
+      const current =
+        polished?.from === response
+          ? polished
+          : { from: response, doc: polishDocument(response as never) };
+      polished = current;
+      return current.doc;
+    })
     .get(
       "/api/docs/assets/:file",
       ({ params }) => {
@@ -35,7 +49,7 @@ export function docs(extraPaths: Record<string, unknown>) {
     .use(
       openapi({
         path: "/api/docs",
-        specPath: "/api/openapi.json",
+        specPath: SPEC_PATH,
         provider: "swagger-ui",
         exclude: { staticFile: false, paths: [/^\/api\/docs/, "/api/openapi.json"] },
         swagger: {

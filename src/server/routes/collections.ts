@@ -69,7 +69,7 @@ export function collectionsRoutes(deps: AppDeps) {
       {
         auth: "write",
         params: slugParams,
-        parse: jsonBodyParser(shelfBody, limit),
+        parse: [jsonBodyParser(shelfBody, limit), "json"],
         body: shelfBody,
         response: responses({ 200: ShelfWithMembers, 201: ShelfWithMembers }, 401, 403, 413, 415),
         detail: { tags: ["collections"], summary: "Create or update a shelf", security },
@@ -85,7 +85,7 @@ export function collectionsRoutes(deps: AppDeps) {
       {
         auth: "write",
         params: slugParams,
-        parse: jsonBodyParser(memberBody, limit),
+        parse: [jsonBodyParser(memberBody, limit), "json"],
         body: memberBody,
         response: responses({ 200: Member, 201: Member }, 401, 403, 404, 413, 415),
         detail: {

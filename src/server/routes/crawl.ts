@@ -31,7 +31,7 @@ export function crawlRoutes(deps: AppDeps) {
       },
       {
         auth: "write",
-        parse: jsonBodyParser(body, config.maxBodyRequestBytes),
+        parse: [jsonBodyParser(body, config.maxBodyRequestBytes), "json"],
         body,
         response: responses({ 202: CrawlAccepted }, 401, 403, 409, 413, 415, 429),
         detail: {

@@ -1,0 +1,62 @@
+/**
+ * What the generated OpenAPI document says that the plugin cannot: errors are
+ * `application/problem+json` with a description per status, and the markdown endpoints answer
+ * `text/markdown`. Applied to the plugin's output, never hand-written beside it.
+ */
+
+const STATUS_TEXT: Readonly<Record<string, string>> = {
+  400: "Invalid parameter or body",
+  401: "Missing or unknown key (WWW-Authenticate: Bearer)",
+  403: "The key lacks the right",
+  404: "Not found",
+  405: "Method not allowed (Allow lists the methods)",
+  409: "Conflict",
+  413: "Body too large",
+  415: "Body is not application/json",
+  429: "Rate limited (Retry-After says when to try again)",
+  500: "Internal error (logged; no details are sent)",
+  501: "Not implemented yet",
+};
+
+const MARKDOWN_PATHS = new Set(["/api/domains/{root_domain}/content.md"]);
+
+interface Response {
+  description?: string;
+  content?: Record<string, { schema?: unknown }>;
+}
+interface Operation {
+  responses?: Record<string, Response>;
+}
+type Paths = Record<string, Record<string, Operation>>;
+
+const isProblem = (response: Response): boolean =>
+  JSON.stringify(response.content ?? {}).includes("#/components/schemas/Problem");
+
+export function polishDocument<T extends { paths?: Paths }>(doc: T): T {
+  const paths: Paths = {};
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    paths[path] = {};
+    for (const [method, op] of Object.entries(item)) {
+      const responses: Record<string, Response> = {};
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        if (isProblem(response)) {
+          responses[status] = {
+            description: STATUS_TEXT[status] ?? "Problem",
+            content: {
+              "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } },
+            },
+          };
+        } else if (status.startsWith("2") && MARKDOWN_PATHS.has(path)) {
+          responses[status] = {
+            description: "Markdown",
+            content: { "text/markdown; charset=utf-8": { schema: { type: "string" } } },
+          };
+        } else {
+          responses[status] = response;
+        }
+      }
+      paths[path][method] = { ...op, responses };
+    }
+  }
+  return { ...doc, paths };
+}

@@ -1,0 +1,173 @@
+/**
+ * The OpenAPI document documents every endpoint and parameter of SPEC.md (its endpoint table,
+ * walked here) and CONTRACT.md, with problem documents for errors and a key for writes.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeApp, type TestApp } from "../helpers/app.ts";
+
+const FIXTURE = join(import.meta.dir, "../fixtures/spec/SPEC.md");
+const SHARED = join(import.meta.dir, "../../../shared/SPEC.md");
+
+interface Operation {
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  security?: unknown[];
+}
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+};
+
+let api: TestApp;
+let doc: Doc;
+beforeAll(async () => {
+  api = makeApp();
+  doc = (await (await api.get("/api/openapi.json")).json()) as Doc;
+});
+afterAll(() => api.close());
+
+interface SpecRow {
+  method: string;
+  path: string;
+  params: string[];
+  body: string[];
+}
+
+/** The rows of SPEC.md's endpoint table: method, path as OpenAPI writes it, parameter names. */
+function specEndpoints(text: string): SpecRow[] {
+  const rows: SpecRow[] = [];
+  for (const line of text.split("\n")) {
+    const cells = line.split("|").map((c) => c.trim());
+    if (cells.length < 5 || !/^(GET|POST|PUT|DELETE|any)$/.test(cells[1] ?? "")) continue;
+    const [, method = "", rawPath = "", rawParams = ""] = cells;
+    const path = rawPath.replace(/<([a-z_]+)>/g, "{$1}");
+    let params: string[] = [];
+    let body: string[] = [];
+    if (rawParams.startsWith("JSON body with ")) {
+      body = rawParams.slice("JSON body with ".length).split(/, | and /);
+    } else if (!/^none$|^MCP /.test(rawParams)) {
+      params = rawParams
+        .split(",")
+        .map((p) => (p.trim().split(" ")[0] ?? "").trim())
+        .filter(Boolean);
+    }
+    rows.push({ method: method.toLowerCase(), path, params, body });
+  }
+  return rows;
+}
+
+test("the committed copy of SPEC.md is the shared one", () => {
+  if (existsSync(SHARED)) expect(readFileSync(FIXTURE, "utf8")).toBe(readFileSync(SHARED, "utf8"));
+  expect(existsSync(FIXTURE)).toBe(true);
+});
+
+test("SPEC.md's endpoint table has the endpoints we expect to walk", () => {
+  const rows = specEndpoints(readFileSync(FIXTURE, "utf8"));
+  expect(rows.length).toBe(11);
+  expect(rows.find((r) => r.path === "/api/content")?.params).toContain("published_after");
+  expect(rows.find((r) => r.path === "/api/crawl")?.body).toEqual([
+    "domain",
+    "budget",
+    "refresh",
+    "force",
+    "shots",
+  ]);
+});
+
+test("every endpoint and parameter SPEC.md names is in the OpenAPI document", () => {
+  expect(doc.openapi).toMatch(/^3\.1\./);
+  const missing: string[] = [];
+  for (const row of specEndpoints(readFileSync(FIXTURE, "utf8"))) {
+    const item = doc.paths[row.path];
+    const methods = row.method === "any" ? ["get", "post"] : [row.method];
+    for (const method of methods) {
+      const op = item?.[method];
+      if (!op) {
+        missing.push(`${method.toUpperCase()} ${row.path}`);
+        continue;
+      }
+      const names = new Set((op.parameters ?? []).map((p) => p.name));
+      for (const param of row.params) if (!names.has(param)) missing.push(`${row.path} ?${param}`);
+      const bodySchema = op.requestBody?.content["application/json"]?.schema.properties ?? {};
+      for (const field of row.body)
+        if (!(field in bodySchema)) missing.push(`${row.path} body.${field}`);
+    }
+  }
+  expect(missing).toEqual([]);
+});
+
+test("CONTRACT.md's further endpoints are documented too", () => {
+  const expected: [string, string, string[]][] = [
+    ["get", "/api/jobs", ["domain", "state", "limit", "offset"]],
+    ["get", "/api/jobs/{job_id}/urls", ["job_id", "bucket", "limit", "offset"]],
+    ["post", "/api/jobs/{job_id}/cancel", ["job_id"]],
+    ["get", "/api/facets", ["domain", "collection"]],
+    ["put", "/api/collections/{slug}", ["slug"]],
+    ["post", "/api/collections/{slug}/members", ["slug"]],
+    ["delete", "/api/collections/{slug}/members/{domain}", ["slug", "domain"]],
+    ["get", "/api/search", ["collection"]],
+    ["get", "/api/content/{page_id}", ["page_id", "markdown"]],
+  ];
+  for (const [method, path, params] of expected) {
+    const op = doc.paths[path]?.[method];
+    expect(op, `${method} ${path}`).toBeDefined();
+    expect((op?.parameters ?? []).map((p) => p.name)).toEqual(expect.arrayContaining(params));
+  }
+});
+
+test("every operation documents its errors as problem documents; writes declare the key", () => {
+  const problemRef = "#/components/schemas/Problem";
+  expect(doc.components.schemas.Problem).toBeDefined();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      for (const status of ["400", "500"]) {
+        const response = op.responses[status];
+        expect(response, `${method} ${path} ${status}`).toBeDefined();
+        expect(JSON.stringify(response)).toContain(problemRef);
+      }
+      const write = ["post", "put", "delete"].includes(method) && path !== "/api/mcp";
+      if (write) {
+        expect(op.security, `${method} ${path}`).toEqual([{ bearer: [] }]);
+        expect(JSON.stringify(op.responses["401"])).toContain(problemRef);
+      }
+    }
+  }
+});
+
+test("the documented bounds are the configured ones", async () => {
+  const small = makeApp({ CONTENT_LIMIT: "50", MAX_BUDGET: "600" });
+  try {
+    const d = (await (await small.get("/api/openapi.json")).json()) as Doc;
+    const limit = d.paths["/api/content"]?.get?.parameters?.find((p) => p.name === "limit") as
+      | { schema: unknown }
+      | undefined;
+    expect(JSON.stringify(limit?.schema)).toContain('"maximum":50');
+    const body =
+      d.paths["/api/crawl"]?.post?.requestBody?.content["application/json"]?.schema.properties;
+    expect(JSON.stringify(body?.budget)).toContain('"maximum":600');
+  } finally {
+    small.close();
+  }
+});
+
+test("Swagger UI's page loads its script and stylesheet from this server, not a CDN", async () => {
+  const page = await (await api.get("/api/docs")).text();
+  expect(page).not.toMatch(/https?:\/\//i.test(page) ? /unpkg|jsdelivr|cdn\./ : /$^/);
+  const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? "");
+  expect(assets).toEqual(
+    expect.arrayContaining([
+      "/api/docs/assets/swagger-ui-bundle.js",
+      "/api/docs/assets/swagger-ui.css",
+    ]),
+  );
+  for (const asset of assets) {
+    const r = await api.get(asset);
+    expect(r.status).toBe(200);
+    expect((await r.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+  }
+  expect(page).toContain("/api/openapi.json");
+});
