@@ -28,12 +28,11 @@ export function docs(extraPaths: Record<string, unknown>) {
     .onAfterHandle({ as: "global" }, ({ path, response }) => {
       if (path !== SPEC_PATH || response instanceof Response) return;
       // The plugin caches its document until routes change; polish each new one once.
-      const current =
-        polished?.from === response
-          ? polished
-          : { from: response, doc: polishDocument(response as never) };
-      polished = current;
-      return current.doc;
+      const cached = polished;
+      if (cached && cached.from === response) return cached.doc;
+      const doc = polishDocument(response as never);
+      polished = { from: response, doc };
+      return doc;
     })
     .get(
       "/api/docs/assets/:file",
