@@ -46,6 +46,12 @@ export function polishDocument<T extends { paths?: Paths }>(doc: T): T {
               "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } },
             },
           };
+        } else if (
+          response.content &&
+          Object.keys(response.content).some((k) => !k.includes("/"))
+        ) {
+          // The plugin writes a `t.Null()` response (204) as a schema where media types belong.
+          responses[status] = { description: response.description ?? "No content" };
         } else if (status.startsWith("2") && MARKDOWN_PATHS.has(path)) {
           responses[status] = {
             description: "Markdown",

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Validator } from "@seriousme/openapi-schema-validator";
 import { makeApp, type TestApp } from "../helpers/app.ts";
 
 const FIXTURE = join(import.meta.dir, "../fixtures/spec/SPEC.md");
@@ -136,6 +137,12 @@ test("every operation documents its errors as problem documents; writes declare 
       }
     }
   }
+});
+
+test("the document is valid OpenAPI 3.1", async () => {
+  const result = await new Validator().validate(doc as never);
+  expect(result.errors ?? []).toEqual([]);
+  expect(result.valid).toBe(true);
 });
 
 test("the documented bounds are the configured ones", async () => {

@@ -1,0 +1,160 @@
+/** Shelves over the API and from the shell: create, place with a reason, read, remove. */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expectProblem, makeApp, type TestApp } from "../helpers/app.ts";
+import { runCli } from "../helpers/cli.ts";
+
+let api: TestApp;
+beforeAll(() => {
+  api = makeApp();
+});
+afterAll(() => api.close());
+
+const json = (body: unknown) => ({
+  body: JSON.stringify(body),
+  headers: { ...api.auth, "content-type": "application/json" },
+});
+
+test("a shelf is made, filled, read and emptied", async () => {
+  const created = await api.request(
+    "PUT",
+    "/api/collections/Dev-Tools",
+    json({ name: "Developer tools", description: "APIs" }),
+  );
+  expect(created.status).toBe(201);
+  expect(await created.json()).toMatchObject({
+    slug: "dev-tools",
+    name: "Developer tools",
+    companies: 0,
+    crawled: 0,
+    members: [],
+  });
+  expect(
+    (await api.request("PUT", "/api/collections/dev-tools", json({ name: "Dev tools" }))).status,
+  ).toBe(200);
+
+  const placed = await api.request(
+    "POST",
+    "/api/collections/dev-tools/members",
+    json({ domain: "docs.python.org", reason: "language docs", placed_by: "agent" }),
+  );
+  expect(placed.status).toBe(201);
+  expect(await placed.json()).toMatchObject({
+    domain: "python.org",
+    reason: "language docs",
+    placed_by: "agent",
+    crawled: false,
+    pages: 0,
+  });
+  const moved = await api.request(
+    "POST",
+    "/api/collections/dev-tools/members",
+    json({ domain: "python.org", reason: "docs" }),
+  );
+  expect(moved.status).toBe(200);
+  expect(await moved.json()).toMatchObject({ placed_by: "person", reason: "docs" });
+
+  const list = (await (await api.get("/api/collections", { nope: 1 })).json()) as Record<
+    string,
+    unknown
+  >;
+  expect(list).toMatchObject({
+    data: [{ slug: "dev-tools", name: "Dev tools", companies: 1, crawled: 0 }],
+    total: 1,
+    filters: { applied: {}, unrecognized: ["nope"] },
+  });
+  const shelf = (await (await api.get("/api/collections/DEV-TOOLS")).json()) as {
+    members: { domain: string }[];
+  };
+  expect(shelf.members.map((m) => m.domain)).toEqual(["python.org"]);
+
+  const removed = await api.request("DELETE", "/api/collections/dev-tools/members/python.org", {
+    headers: api.auth,
+  });
+  expect(removed.status).toBe(204);
+  await expectProblem(
+    await api.request("DELETE", "/api/collections/dev-tools/members/python.org", {
+      headers: api.auth,
+    }),
+    404,
+    "not_found",
+  );
+});
+
+test("bad shelf writes are 4xx problems that name the field", async () => {
+  await expectProblem(
+    await api.request("PUT", "/api/collections/x", json({})),
+    400,
+    "invalid_body",
+  );
+  const blank = await expectProblem(
+    await api.request("PUT", "/api/collections/x", json({ name: "  " })),
+    400,
+    "invalid_body",
+  );
+  expect(blank.detail).toContain("name");
+  const extra = await expectProblem(
+    await api.request("PUT", "/api/collections/x", json({ name: "X", colour: "red" })),
+    400,
+    "invalid_body",
+  );
+  expect(extra.detail).toContain("colour");
+  await expectProblem(
+    await api.request("PUT", "/api/collections/-bad", json({ name: "X" })),
+    400,
+    "invalid_parameter",
+  );
+  await expectProblem(
+    await api.request("POST", "/api/collections/none/members", json({ domain: "python.org" })),
+    404,
+    "not_found",
+  );
+  await api.request("PUT", "/api/collections/x", json({ name: "X" }));
+  const ip = await expectProblem(
+    await api.request("POST", "/api/collections/x/members", json({ domain: "10.0.0.1" })),
+    400,
+    "invalid_body",
+  );
+  expect(ip.errors?.[0]?.field).toBe("domain");
+  const by = await expectProblem(
+    await api.request(
+      "POST",
+      "/api/collections/x/members",
+      json({ domain: "a.org", placed_by: "robot" }),
+    ),
+    400,
+    "invalid_body",
+  );
+  expect(by.detail).toContain("placed_by");
+});
+
+test("shelves from the shell", async () => {
+  const env = { WEBCORPUS_DATA_DIR: api.dataDir, WEBCORPUS_ALLOW_PRIVATE_SUFFIXES: "true" };
+  expect((await runCli(["shelves", "put", "fintech", "--name", "Fintech"], env)).code).toBe(0);
+  expect(
+    (
+      await runCli(
+        ["shelves", "add", "fintech", "stripe.com", "adyen.com", "--reason", "payments"],
+        env,
+      )
+    ).code,
+  ).toBe(0);
+  const shown = await runCli(["shelves", "show", "fintech", "--json"], env);
+  expect(JSON.parse(shown.stdout)).toMatchObject({
+    slug: "fintech",
+    companies: 2,
+    members: [{ domain: "adyen.com" }, { domain: "stripe.com" }],
+  });
+  const listed = await runCli(["shelves", "list"], env);
+  expect(listed.stdout).toContain("fintech\tFintech\t2 companies\t0 crawled");
+  const crawl = await runCli(["shelves", "crawl", "fintech", "--budget", "5"], env);
+  expect(
+    crawl.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.split("\t")[1]),
+  ).toEqual(["adyen.com", "stripe.com"]);
+  expect((await runCli(["shelves", "remove", "fintech", "adyen.com"], env)).code).toBe(0);
+  const bad = await runCli(["shelves", "add", "fintech", "localhost"], env);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain("single label");
+});
