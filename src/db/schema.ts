@@ -243,6 +243,32 @@ export const screenshots = sqliteTable("screenshots", {
   png: blob("png", { mode: "buffer" }).notNull(),
 });
 
+/**
+ * Chunks of each stored page, the system of record for the search shards: a shard can always be
+ * rebuilt from here. `embedded` is set once the chunk's vector is durable in its shard, so the
+ * embedding backlog of a job is a count over this table.
+ */
+export const chunks = sqliteTable(
+  "chunks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    pageId: text("page_id")
+      .notNull()
+      .references(() => pages.id, { onDelete: "cascade" }),
+    idx: integer("idx").notNull(),
+    heading: text("heading").notNull().default(""),
+    text: text("text").notNull(),
+    tokens: integer("tokens").notNull().default(0),
+    embedded: integer("embedded", { mode: "boolean" }).notNull().default(false),
+    jobId: text("job_id"),
+  },
+  (t) => [
+    index("chunks_page").on(t.pageId, t.idx),
+    index("chunks_pending").on(t.embedded, t.id),
+    index("chunks_job").on(t.jobId, t.embedded),
+  ],
+);
+
 /** Outgoing links of each stored page, internal and external, with their position. */
 export const links = sqliteTable(
   "links",

@@ -19,6 +19,7 @@ function freshPath(): string {
 const REFERENCE_TABLES = [
   "api_keys",
   "assets",
+  "chunks",
   "collection_members",
   "collections",
   "domains",
@@ -67,7 +68,7 @@ test("opening again applies nothing twice and keeps the data", () => {
   const migrations = again.read.$client
     .query<{ n: number }, []>("SELECT count(*) AS n FROM __drizzle_migrations")
     .get();
-  expect(migrations?.n).toBe(1);
+  expect(migrations?.n).toBe(2);
   again.close();
 });
 
