@@ -97,6 +97,14 @@ function normPercent(text: string, plain: RegExp): string {
   return out;
 }
 
+/**
+ * A path-and-query (or a robots.txt rule) with canonical percent-encoding: escapes of
+ * unreserved characters decoded, others upper-cased, characters that need it encoded.
+ */
+export function canonicalPercent(text: string): string {
+  return normPercent(text, QUERY_PLAIN);
+}
+
 function cleanQuery(query: string): string {
   const kept: string[] = [];
   for (const param of query.split("&")) {
