@@ -149,3 +149,80 @@ export function parseConnectTo(values: readonly string[]): ConnectToRule[] {
     };
   });
 }
+
+/** One part of a WHATWG IPv4 host: decimal, octal (leading 0) or hex (0x). */
+function ipv4Part(part: string): number | null {
+  let digits = part;
+  let base = 10;
+  if (/^0x/i.test(part)) {
+    digits = part.slice(2);
+    base = 16;
+    if (digits === "") return 0;
+  } else if (part.length > 1 && part.startsWith("0")) {
+    digits = part.slice(1);
+    base = 8;
+  }
+  const valid = base === 16 ? /^[0-9a-f]+$/i : base === 8 ? /^[0-7]+$/ : /^\d+$/;
+  return valid.test(digits) ? Number.parseInt(digits, base) : null;
+}
+
+/** The WHATWG URL IPv4 parser: 1-4 parts (`2130706433`, `127.1`, `0x7f.0.0.1`, `0177.0.0.1`). */
+function parseLooseIpv4(host: string): IpAddress | null {
+  const parts = host.split(".");
+  if (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();
+  if (parts.length < 1 || parts.length > 4 || parts.some((p) => p === "")) return null;
+  const nums: number[] = [];
+  for (const p of parts) {
+    const n = ipv4Part(p);
+    if (n === null) return null;
+    nums.push(n);
+  }
+  const last = nums.pop() as number;
+  if (nums.some((n) => n > 255) || last >= 256 ** (4 - nums.length)) return null;
+  let value = BigInt(last);
+  nums.forEach((n, i) => {
+    value += BigInt(n) << BigInt(8 * (3 - i));
+  });
+  return { version: 4, value };
+}
+
+/**
+ * The address a browser would connect to for this URL host, or null for a domain name: full-width
+ * digits and ideographic dots folded (NFKC), brackets and an IPv6 zone id (`%25eth0`) dropped.
+ */
+export function parseIpLiteral(host: string): IpAddress | null {
+  let h = host
+    .trim()
+    .normalize("NFKC")
+    .replace(/[\u3002\uff0e\uff61]/g, ".")
+    .toLowerCase();
+  if (h.startsWith("[") && h.endsWith("]")) h = h.slice(1, -1);
+  if (h === "") return null;
+  if (h.includes(":")) return parseIpv6(h.replace(/%(25)?.*$/, ""));
+  return parseLooseIpv4(h);
+}
+
+/** Dotted quad, or RFC 5952 compressed IPv6 (no brackets). */
+export function formatIp(ip: IpAddress): string {
+  if (ip.version === 4) {
+    return [24n, 16n, 8n, 0n].map((s) => ((ip.value >> s) & 0xffn).toString()).join(".");
+  }
+  const groups = Array.from({ length: 8 }, (_, i) =>
+    Number((ip.value >> BigInt(112 - 16 * i)) & 0xffffn),
+  );
+  let bestStart = -1;
+  let bestLen = 1;
+  for (let i = 0; i < 8; ) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLen) [bestStart, bestLen] = [i, j - i];
+    i = j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  if (bestStart < 0) return hex.join(":");
+  return `${hex.slice(0, bestStart).join(":")}::${hex.slice(bestStart + bestLen).join(":")}`;
+}
