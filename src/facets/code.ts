@@ -8,7 +8,7 @@
  * not either. Only the extracted markdown is read, so code in the page template never counts
  * and the facet agrees with what the page read shows.
  */
-import { LINE_BREAK, uRegex } from "./unicode-regex.ts";
+import { splitLines, uRegex } from "./unicode-regex.ts";
 
 export interface CodeBlock {
   readonly language: string;
@@ -36,7 +36,7 @@ const PROSE_LANGS = new Set([
 ]);
 
 export function isCode(block: CodeBlock): boolean {
-  if (!block.body.split(LINE_BREAK).some((l) => l.trim())) return false;
+  if (!splitLines(block.body).some((l) => l.trim())) return false;
   if (block.language && !PROSE_LANGS.has(block.language.toLowerCase())) return true;
   return CODE_MARK.test(block.body);
 }
@@ -47,7 +47,7 @@ export function codeBlocks(markdown: string): CodeBlock[] {
   let fence: string | null = null;
   let language = "";
   let body: string[] = [];
-  for (const line of markdown.split(LINE_BREAK)) {
+  for (const line of splitLines(markdown)) {
     if (fence === null) {
       const m = OPEN.exec(line);
       if (m) {
@@ -71,7 +71,7 @@ export function codeBlocks(markdown: string): CodeBlock[] {
 
 function promptLines(markdown: string): number {
   let n = 0;
-  for (const line of markdown.split(LINE_BREAK)) {
+  for (const line of splitLines(markdown)) {
     const spans = [...line.matchAll(SPAN)].map((m) => (m[1] ?? "").trim());
     if (!spans.length || line.replace(SPAN, "").replace(/^[ *_\t]+|[ *_\t]+$/g, "")) continue;
     const joined = spans.join(" ");

@@ -11,7 +11,7 @@ import {
   TECHNICAL_WORDS,
 } from "./rule-words.ts";
 import { type Bag, bagsWithHead } from "./text-stats.ts";
-import { countMatches, LINE_BREAK, splitWhitespace, uRegex } from "./unicode-regex.ts";
+import { countMatches, splitLines, splitWhitespace, uRegex } from "./unicode-regex.ts";
 
 /** Characters of text and markdown the scores read: enough to judge, bounded in cost. */
 export const MAX_TEXT = 8000;
@@ -66,7 +66,7 @@ const API_SIGS = uRegex(
 function countCodeLines(md: string): number {
   let n = 0;
   let inCode = false;
-  for (const line of md.split(LINE_BREAK)) {
+  for (const line of splitLines(md)) {
     if (line.startsWith("```")) {
       inCode = !inCode;
       continue;

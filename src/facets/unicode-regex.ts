@@ -81,6 +81,14 @@ export function countOccurrences(haystack: string, needle: string): number {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: file, group and record separators break lines
 export const LINE_BREAK = /\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
 
+/** The lines of a text as Python's `str.splitlines()` gives them: no empty last line after a
+ * final line break. */
+export function splitLines(text: string): string[] {
+  const lines = text.split(LINE_BREAK);
+  if (lines.length > 0 && lines.at(-1) === "") lines.pop();
+  return lines;
+}
+
 /** Python's `str.split()`: runs of whitespace, no empty items. */
 export function splitWhitespace(text: string): string[] {
   const parts = text.split(/\s+/);
