@@ -1,8 +1,8 @@
 /**
  * The hand-labeled pages of the facet evaluation and where their HTML lives:
  * - `pages`: test/eval/facets/pages/<ref> (hand-written company pages, in the repo);
- * - `sites`: test/eval/facets/sites/<ref> (pages of real sites from public repositories, in the
- *   repo, provenance in sites/SOURCES.md);
+ * - `sites`: test/eval/facets/sites/<ref> (pages of real sites from public repositories, gzipped,
+ *   in the repo; labels in labels-sites.jsonl, provenance and labeling rules in sites/SOURCES.md);
  * - `bench`: the extraction benchmark, $WEBCORPUS_BENCH_DIR or
  *   /work/shared/bench/extraction-articles, html/<ref>.html.gz;
  * - `python3.11-doc`, `postgresql-doc-15`, `debian-handbook`: files of the unpacked Debian doc
@@ -26,6 +26,8 @@ export interface LabelRow {
   readonly split: "tune" | "holdout";
   readonly technicality_rank?: number;
   readonly promotional_rank?: number;
+  /** Where a `sites` page came from: repository@commit:path. */
+  readonly provenance?: string;
 }
 
 export const HERE = import.meta.dir;
@@ -51,8 +53,10 @@ export function loadHtml(row: Pick<LabelRow, "source" | "ref">): Uint8Array {
   switch (row.source) {
     case "pages":
       return readFileSync(join(HERE, "pages", row.ref));
-    case "sites":
-      return readFileSync(join(HERE, "sites", row.ref));
+    case "sites": {
+      const bytes = readFileSync(join(HERE, "sites", row.ref));
+      return row.ref.endsWith(".gz") ? gunzipSync(bytes) : bytes;
+    }
     case "bench":
       return gunzipSync(readFileSync(join(BENCH_DIR, "html", `${row.ref}.html.gz`)));
     default:
