@@ -1,9 +1,9 @@
 /**
- * The closed vocabularies of the page facets (CONTRACT.md "Facets"), with what each value means.
- * `GET /api/facets` lists them and agents build filters from them, so values are only ever added.
+ * The closed vocabularies of the page facets (CONTRACT.md "Facets"), each value with what it
+ * means. `GET /api/facets` lists them and agents build filters from them, so values are only
+ * ever added.
  */
 
-/** Page types. */
 export const TYPES = {
   homepage: "the site's root page",
   product: "describes a product, feature or service offering",
@@ -26,8 +26,8 @@ export const TYPES = {
   listing: "an index of other pages: tags, categories, search, archives, sitemaps",
   other: "none of the above can be told with confidence",
 } as const;
+export type PageType = keyof typeof TYPES;
 
-/** Page formats. */
 export const FORMATS = {
   article: "continuous prose written to be read through",
   reference: "structured lookup material: definitions, parameters, tables, API entries",
@@ -39,8 +39,8 @@ export const FORMATS = {
   media: "mainly video, audio, images or a slide deck",
   other: "none of the above can be told with confidence",
 } as const;
+export type PageFormat = keyof typeof FORMATS;
 
-/** Who a page is written for. */
 export const AUDIENCES = {
   developers: "people who write code against the product",
   technical: "IT, ops, security, data and other technical practitioners",
@@ -52,8 +52,8 @@ export const AUDIENCES = {
   press: "journalists and analysts",
   general: "no specific audience can be told",
 } as const;
+export type Audience = keyof typeof AUDIENCES;
 
-/** Topics: each page gets 0..5 of them. */
 export const TOPICS = {
   "ai-ml": "machine learning, AI models, LLMs, training and inference",
   analytics: "business intelligence, dashboards, metrics, product analytics",
@@ -93,13 +93,19 @@ export const TOPICS = {
   transport: "mobility, logistics, vehicles, travel",
   "web-development": "web frameworks, HTML/CSS/JS, browsers, sites",
 } as const;
-
-export type PageType = keyof typeof TYPES;
-export type PageFormat = keyof typeof FORMATS;
-export type Audience = keyof typeof AUDIENCES;
 export type Topic = keyof typeof TOPICS;
 
 export const TYPE_VALUES = Object.keys(TYPES) as PageType[];
 export const FORMAT_VALUES = Object.keys(FORMATS) as PageFormat[];
 export const AUDIENCE_VALUES = Object.keys(AUDIENCES) as Audience[];
 export const TOPIC_VALUES = Object.keys(TOPICS) as Topic[];
+
+export function isPageType(value: string): value is PageType {
+  return Object.hasOwn(TYPES, value);
+}
+export function isPageFormat(value: string): value is PageFormat {
+  return Object.hasOwn(FORMATS, value);
+}
+export function isAudience(value: string): value is Audience {
+  return Object.hasOwn(AUDIENCES, value);
+}

@@ -1,0 +1,148 @@
+/**
+ * Boilerplate inside the main content of pages that are not documentation: bylines and
+ * datelines, image captions and credits, share and follow bars, newsletter and subscription
+ * boxes, "related"/"read more" link lists, author bios, tags, ads. Recognized by class/id names
+ * and by link density; what remains is the text a reader came for.
+ */
+import { type DomElement, type DomNode, textOf, walkElements } from "./dom.ts";
+
+// A class token (or id) names boilerplate when one of these is its last part, after any prefix
+// ("article-byline", "c-caption") and before at most one container suffix ("share-bar").
+const NAMES = [
+  "by-?lines?",
+  "authors?",
+  "author-?(?:info|bio|box|card|details|name)",
+  "bio",
+  "date-?line",
+  "time-?stamp",
+  "pub-?date",
+  "published",
+  "updated",
+  "dates?",
+  "captions?",
+  "figcaption",
+  "credits?",
+  "copyright",
+  "related",
+  "related-\\w+",
+  "recommend\\w*",
+  "more-?stories",
+  "promos?",
+  "newsletters?",
+  "subscribe",
+  "subscription",
+  "sign-?up",
+  "share",
+  "sharing",
+  "social",
+  "follow",
+  "tags",
+  "tag-?list",
+  "keywords",
+  "comments?",
+  "disqus",
+  "ads?",
+  "advert\\w*",
+  "sponsor\\w*",
+  "outbrain",
+  "taboola",
+  "print-?only",
+];
+const SUFFIXES =
+  "wrap|wrapper|container|box|block|text|area|section|list|links|module|widget|bar|inner|holder|tools|buttons|icons";
+const BOILERPLATE_TOKEN = new RegExp(
+  `^(?:[a-z0-9]+[-_]+)*(?:${NAMES.join("|")})(?:[-_]+(?:${SUFFIXES}))?$`,
+  "i",
+);
+
+function tokensName(value: string): boolean {
+  for (const token of value.split(/\s+/)) if (token && BOILERPLATE_TOKEN.test(token)) return true;
+  return false;
+}
+
+const nameCache = new Map<string, boolean>();
+
+function boilerplateName(value: string): boolean {
+  let hit = nameCache.get(value);
+  if (hit === undefined) {
+    hit = tokensName(value);
+    if (nameCache.size > 16_384) nameCache.clear();
+    nameCache.set(value, hit);
+  }
+  return hit;
+}
+
+export interface BoilerplateRules {
+  readonly names: boolean;
+  readonly captions: boolean;
+  readonly linkDensity: boolean;
+}
+
+export const ALL_RULES: BoilerplateRules = { names: true, captions: true, linkDensity: true };
+
+const BLOCKS = new Set([
+  "p",
+  "div",
+  "ul",
+  "ol",
+  "li",
+  "section",
+  "aside",
+  "dl",
+  "table",
+  "h4",
+  "h5",
+  "h6",
+]);
+
+function collapsedLength(s: string): number {
+  return s.replace(/\s+/g, " ").trim().length;
+}
+
+/** Text length of `el` and of the links inside it. */
+function linkDensity(el: DomElement): number {
+  const total = collapsedLength(textOf(el));
+  if (total === 0) return 0;
+  let links = 0;
+  walkElements(el, (a) => {
+    if (a.localName !== "a") return true;
+    links += collapsedLength(textOf(a));
+    return false;
+  });
+  return links / total;
+}
+
+function isLinkList(el: DomElement): boolean {
+  const text = collapsedLength(textOf(el));
+  if (text === 0) return false;
+  const density = linkDensity(el);
+  if (el.localName === "p") return density > 0.8 && text < 200;
+  if (el.localName === "li") return false;
+  return density > 0.5 && text < 1000;
+}
+
+/** Remove boilerplate from below `node` (not `node` itself). */
+export function dropBoilerplate(node: DomNode, rules: BoilerplateRules = ALL_RULES): void {
+  const doomed: DomElement[] = [];
+  walkElements(node, (el) => {
+    const tag = el.localName;
+    if (rules.captions && tag === "figcaption") {
+      doomed.push(el);
+      return false;
+    }
+    if (rules.names) {
+      const cls = el.getAttribute("class");
+      const id = el.getAttribute("id");
+      if ((cls && boilerplateName(cls)) || (id && boilerplateName(id))) {
+        doomed.push(el);
+        return false;
+      }
+    }
+    if (rules.linkDensity && BLOCKS.has(tag) && isLinkList(el)) {
+      doomed.push(el);
+      return false;
+    }
+    return true;
+  });
+  for (const el of doomed) el.remove();
+}

@@ -1,0 +1,75 @@
+/**
+ * Cleaning of a selected content node before markdown: what is never content (scripts, forms,
+ * media without text, hidden elements, permalink markers, screen-reader text, copy buttons) and
+ * the page chrome nested in it (navigation, sidebars, footers: unless such an element holds a
+ * large share of the text, which makes its name misleading rather than chrome).
+ */
+import { chromeElements } from "./chrome.ts";
+import { contains, type DomElement, nonSpaceLength, textOf, walkElements } from "./dom.ts";
+
+const SKIP_TAGS = new Set(
+  (
+    "script style noscript template svg canvas iframe object embed button input select " +
+    "textarea option head link meta title map area audio video source track dialog nav"
+  ).split(" "),
+);
+const DROP_CLASS =
+  /(?:^|\s)(?:headerlink|navheader|navfooter|sphinxsidebar|related|breadcrumbs?|skip-?link|sr-only|visually-?hidden|screen-reader-text|copybutton|edit-?this-?page|share|social|newsletter|cookie\S*)(?:\s|$)/i;
+
+const classCache = new Map<string, boolean>();
+
+function droppedClass(cls: string): boolean {
+  let hit = classCache.get(cls);
+  if (hit === undefined) {
+    hit = DROP_CLASS.test(cls);
+    if (classCache.size > 16_384) classCache.clear();
+    classCache.set(cls, hit);
+  }
+  return hit;
+}
+
+/** Whether an element is never content, whatever page it is on. */
+export function isNeverContent(el: DomElement): boolean {
+  if (SKIP_TAGS.has(el.localName)) return true;
+  if (el.hasAttribute("hidden")) return true;
+  const role = el.getAttribute("role");
+  if (role === "navigation") return true;
+  const style = el.getAttribute("style");
+  if (style && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style)) return true;
+  const cls = el.getAttribute("class");
+  return cls !== null && cls !== "" && droppedClass(cls);
+}
+
+/** Remove what is never content from below `node` (not `node` itself). */
+export function dropNeverContent(node: DomElement): void {
+  const doomed: DomElement[] = [];
+  walkElements(node, (el) => {
+    if (!isNeverContent(el)) return true;
+    doomed.push(el);
+    return false;
+  });
+  for (const el of doomed) el.remove();
+}
+
+/**
+ * Remove page chrome nested in `node`: nav, footer, aside, menus and chrome-named elements
+ * holding at most a quarter of the node's text (headers, `<main>` and `<article>` stay: inside a
+ * content node they are the content's own). `chrome`: the chrome elements of the unchanged page
+ * when the caller has them.
+ */
+export function dropNestedChrome(node: DomElement, chrome?: readonly DomElement[]): void {
+  const inside = (chrome ?? chromeElements(node)).filter(
+    (el) =>
+      el !== node &&
+      el.localName !== "header" &&
+      el.localName !== "main" &&
+      el.localName !== "article" &&
+      contains(node, el),
+  );
+  if (inside.length === 0) return;
+  const total = nonSpaceLength(textOf(node));
+  for (const el of inside) {
+    if (el.parentNode !== null && contains(node, el) && nonSpaceLength(textOf(el)) <= 0.25 * total)
+      el.remove();
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The audience rules: job seekers, investors, partners and press come from specific markup,
+ * paths or phrases (strong); developers, technical, business and consumers from vocabulary rates
+ * and the page type (weak: a confident learned model may override them).
+ */
+import type { ExtractedDocument } from "../extract/document.ts";
+import type { RuleDecision } from "./format-rules.ts";
+import { INVESTOR_WORDS, PARTNER_WORDS } from "./rule-words.ts";
+import { HEAD_CHARS, type Signals } from "./signals.ts";
+import { urlParts } from "./type-rules.ts";
+import { uRegex } from "./unicode-regex.ts";
+import type { Audience, PageType } from "./vocabulary.ts";
+
+const INVESTOR_PATH = /\/(investors?|ir)(\/|$)/u;
+const PARTNER_PATH = /\/partners?(\/|$)/u;
+const PRESS_PATH = /\/(press|newsroom)/u;
+/** Press-release formulas (a wire story's dateline is news for everyone, not for the press). */
+const PRESS_RELEASE = uRegex(
+  String.raw`(\bannounced today\b|\btoday announced\b|\bpress release\b|\bfor immediate release\b|\bmedia contact\b)`,
+  "i",
+);
+const TECHNICAL_TYPES: ReadonlySet<PageType> = new Set([
+  "docs",
+  "api_reference",
+  "changelog",
+  "support",
+  "blog",
+  "integration",
+]);
+const BUSINESS_TYPES: ReadonlySet<PageType> = new Set([
+  "pricing",
+  "product",
+  "landing",
+  "case_study",
+  "integration",
+  "homepage",
+  "event",
+  "blog",
+]);
+const OFFERING_TYPES: ReadonlySet<PageType> = new Set(["pricing", "product", "landing"]);
+
+export function classifyAudience(
+  doc: ExtractedDocument,
+  url: string,
+  type: PageType,
+  sig: Signals,
+  why: string[],
+): RuleDecision<Audience> {
+  const decide = (label: Audience, strong: boolean, reason: string) => {
+    why.push(`${label}: ${reason}`);
+    return { label, strong };
+  };
+  const { path } = urlParts(url);
+  const words = Math.max(sig.words, 1);
+  if (type === "job" || type === "careers") return decide("job_seekers", true, type);
+  if (INVESTOR_PATH.test(path) || sig.headBag.count(INVESTOR_WORDS) >= 3) {
+    return decide("investors", true, "investor path/words");
+  }
+  if (PARTNER_PATH.test(path) || sig.headBag.count(PARTNER_WORDS) >= 2) {
+    return decide("partners", true, "partner program");
+  }
+  if (
+    type === "news" &&
+    (PRESS_RELEASE.test(doc.text.slice(0, HEAD_CHARS)) || PRESS_PATH.test(path))
+  ) {
+    return decide("press", true, "press release");
+  }
+  const devRate = (sig.devHits + sig.apiSigs * 2 + sig.codeLines) / words;
+  const techRate = sig.techHits / words;
+  if (TECHNICAL_TYPES.has(type) || sig.codeLines >= 5) {
+    if (devRate >= 0.02 || sig.apiSigs >= 4) {
+      return decide("developers", false, `dev rate ${devRate.toFixed(3)}`);
+    }
+    if (techRate + devRate >= 0.015) {
+      return decide("technical", false, `tech rate ${techRate.toFixed(3)}`);
+    }
+  }
+  if (type === "docs" || type === "api_reference") {
+    return decide("technical", false, "documentation");
+  }
+  if (BUSINESS_TYPES.has(type)) {
+    const bizRate = sig.bizHits / words;
+    if (bizRate >= 0.008) return decide("business", false, `b2b rate ${bizRate.toFixed(3)}`);
+    if (OFFERING_TYPES.has(type)) {
+      return decide("consumers", false, "offering without b2b vocabulary");
+    }
+  }
+  return decide("general", false, "no audience signal");
+}

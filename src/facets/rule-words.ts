@@ -1,0 +1,40 @@
+/**
+ * The word lists behind the rules and scores: a plain word, a `stem*` or a phrase (a space or
+ * hyphen in it), counted on a page's tokens (see text-stats.ts).
+ */
+import { type Vocab, vocab } from "./text-stats.ts";
+
+const list = (terms: string): Vocab => vocab(...terms.split("|"));
+
+export const JOB_WORDS = list(
+  "responsibilities|requirements|qualifications|what you'll do|what you will do|what we're looking for|apply now|about the role|nice to have|benefits|full-time|full time|part-time|years of experience|apply for this job",
+);
+export const CASE_STUDY_WORDS = list(
+  "the challenge|the solution|the results|customer story|case study",
+);
+export const CALLS_TO_ACTION = list(
+  "get started|free trial|sign up|request a demo|book a demo|contact sales|try for free|try it free|buy now|get a quote|talk to sales|register now|schedule a demo|start now|subscribe now|shop now",
+);
+export const FORM_FIELDS = list(
+  "first name|last name|full name|work email|email address|phone number|company name|your message|job title|submit|send message",
+);
+export const EVENT_WORDS = list("agenda|speakers|register|venue|save your seat|doors open");
+export const DEVELOPER_WORDS = list(
+  "api*|sdk*|function*|method*|class|classes|module*|parameter*|argument*|endpoint*|json|import|library|libraries|compile*|runtime|syntax|variable*|return value|exception*|python|javascript|sql|query|queries|npm|pip|git|repository|webhook*|callback*|string*|integer*|boolean|null|attribute*|object*|instance*",
+);
+export const TECHNICAL_WORDS = list(
+  "server*|configur*|install*|package*|kernel|network*|protocol*|database*|cluster*|deploy*|command*|daemon*|firewall*|ssh|dns|backup*|filesystem*|administrator*|root|sudo|apt|systemd|linux|debian|proxy|certificate*|directory|directories|index|indexes|table*|schema*|transaction*|encryption|tcp|http|ip",
+);
+export const BUSINESS_WORDS = list(
+  "enterprise*|team|teams|roi|revenue|customers|businesses|organization*|companies|productivity|workflow*|sales|b2b|stakeholder*|compliance|procurement|per seat|per user|pipeline|invoic*|finance|operations",
+);
+export const INVESTOR_WORDS = list(
+  "shareholder*|investor*|earnings|quarterly results|annual report|dividend*|fiscal year|fiscal quarter|sec filing*|stock price",
+);
+export const PARTNER_WORDS = list(
+  "partner program|reseller*|affiliate*|become a partner|referral program|solution partner*|channel partner*",
+);
+export const HYPE_WORDS = list(
+  "best|leading|world-class|powerful|seamless*|effortless*|revolutionary|cutting-edge|innovative|unlock*|boost*|supercharge*|transform*|ultimate|exclusive|amazing|incredible|game-changing|trusted by|award-winning|industry-leading|off|limited time|discount*|free|guaranteed|easy|simple|instantly|all-in-one|next-gen|love|loved|deal|deals|save|fastest|smarter|effortless",
+);
+export const READER_ADDRESS = list("you|your|you'll|you're|yours");

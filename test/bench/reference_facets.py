@@ -1,0 +1,49 @@
+"""The reference's facets (Python, /work/ref at dfee359) on the files named on stdin, one JSON
+line per file: its extracted document, its facets and the CPU ms of its score_page.
+
+Run by test/bench/facets-speed.ts with the reference's virtualenv:
+    /work/ref/.venv/bin/python test/bench/reference_facets.py BASE_URL < files
+"""
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from webcorpus.extract import extract
+from webcorpus.facets import score_page
+
+
+def as_json(doc):
+    return {
+        "title": doc.title, "markdown": doc.markdown, "text": doc.text,
+        "canonicalUrl": doc.canonical_url, "language": doc.language,
+        "hreflang": [list(x) for x in doc.hreflang], "description": doc.description,
+        "published": doc.published.isoformat() if doc.published else None,
+        "noindex": doc.noindex, "nofollow": doc.nofollow, "assets": [],
+        "links": [
+            {"url": l.url, "anchorText": l.anchor_text, "position": l.position, "nofollow": l.nofollow}
+            for l in doc.links
+        ],
+        "words": doc.words, "hasCode": doc.has_code, "jsonldTypes": list(doc.jsonld_types),
+        "ogType": doc.og_type,
+    }
+
+
+def main() -> None:
+    base, root = sys.argv[1], Path(sys.argv[2])
+    warm = extract(b"<html><body><p>warm up text here</p></body></html>", "https://x.test/")
+    score_page(warm, "https://x.test/")  # loads the model and the language identifier
+    for line in sys.stdin:
+        path = Path(line.strip())
+        url = base + str(path.relative_to(root))
+        doc = extract(path.read_bytes(), url)
+        t0 = time.process_time()
+        facets = score_page(doc, url)
+        ms = (time.process_time() - t0) * 1000
+        print(json.dumps({"file": str(path), "url": url, "ms": ms, "doc": as_json(doc),
+                          "facets": facets.as_dict()}))
+
+
+if __name__ == "__main__":
+    main()

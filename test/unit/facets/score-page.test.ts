@@ -1,0 +1,142 @@
+import { describe, expect, test } from "bun:test";
+import { scorePage } from "../../../src/facets/score-page.ts";
+import { AUDIENCES, FORMATS, TOPICS, TYPES } from "../../../src/facets/vocabulary.ts";
+import { ENGLISH, GERMAN, makeDoc } from "./helpers.ts";
+
+describe("scorePage", () => {
+  test("a pricing page is pricing, shown as a landing page, and says why", () => {
+    const text =
+      "Simple pricing. Free $0 / month, 1 project. Launch $19 / month, 10 projects. " +
+      "Scale $69 / month, 50 projects, billed annually. Enterprise: contact sales.";
+    const { facets, explain } = scorePage(
+      makeDoc(text, { title: "Pricing | Stackmint" }),
+      "https://stackmint.io/pricing",
+    );
+    expect(facets.type).toBe("pricing");
+    expect(facets.format).toBe("landing");
+    expect(explain.type.some((r) => r.includes("pricing +3: path matches"))).toBe(true);
+    expect(facets.promotional).toBeGreaterThan(0.3);
+  });
+
+  test("JobPosting markup makes a job page for job seekers", () => {
+    const text = "We are looking for a storage engineer to work on our page server. ".repeat(5);
+    const { facets } = scorePage(
+      makeDoc(text, {
+        title: "Senior Storage Engineer",
+        jsonldTypes: ["https://schema.org/JobPosting"],
+      }),
+      "https://example.com/some/page",
+    );
+    expect(facets.type).toBe("job");
+    expect(facets.audience).toBe("job_seekers");
+  });
+
+  test("a wrongly declared language is corrected by the text", () => {
+    const { facets, explain } = scorePage(
+      makeDoc(GERMAN, { language: "en" }),
+      "https://docs.example.de/server/ssh",
+    );
+    expect(facets.locale).toBe("de");
+    expect(explain.locale.some((r) => r.startsWith("ignored en"))).toBe(true);
+  });
+
+  test("a declared region is kept when the language agrees; URL and header complete it", () => {
+    const doc = makeDoc(ENGLISH, { language: "en-us" });
+    expect(scorePage(doc, "https://x.example/blog/a").facets.locale).toBe("en-US");
+    const plain = makeDoc(ENGLISH, { language: "en" });
+    expect(scorePage(plain, "https://x.example/en-gb/blog/a").facets.locale).toBe("en-GB");
+    const german = scorePage(makeDoc(GERMAN), "https://x.example/a", { contentLanguage: "de-AT" });
+    expect(german.facets.locale).toBe("de-AT");
+  });
+
+  test("no declaration and too little text: und", () => {
+    expect(scorePage(makeDoc("Hi."), "https://x.example/a").facets.locale).toBe("und");
+  });
+
+  test("a near-duplicate loses originality", () => {
+    const doc = makeDoc(ENGLISH.repeat(4));
+    const unique = scorePage(doc, "https://x.example/blog/a", { maxSimilarity: 0.5 });
+    const dup = scorePage(doc, "https://x.example/blog/a", { maxSimilarity: 0.98 });
+    expect(unique.facets.originality).toBeGreaterThan(0.9);
+    expect(dup.facets.originality).toBeLessThan(0.2);
+  });
+
+  test("scores stay in [0, 1] with 3 decimals and values in the vocabularies", () => {
+    for (const [text, url] of [
+      [ENGLISH, "https://x.example/"],
+      ["", "https://x.example/a"],
+      ["Buy now! Best deal! Free trial! ".repeat(20), "https://x.example/lp/promo"],
+      [GERMAN, "not a url"],
+    ] as const) {
+      const { facets } = scorePage(makeDoc(text), url);
+      for (const v of [facets.technicality, facets.depth, facets.originality, facets.promotional]) {
+        expect(v).toBeGreaterThanOrEqual(0);
+        expect(v).toBeLessThanOrEqual(1);
+        expect(Math.round(v * 1000) / 1000).toBe(v);
+      }
+      expect(Object.keys(TYPES)).toContain(facets.type);
+      expect(Object.keys(FORMATS)).toContain(facets.format);
+      expect(Object.keys(AUDIENCES)).toContain(facets.audience);
+      for (const t of facets.topics) expect(Object.keys(TOPICS)).toContain(t);
+      expect(facets.topics.length).toBeLessThanOrEqual(5);
+    }
+  });
+
+  test("sales copy is promotional, API reference is technical", () => {
+    const promo = scorePage(
+      makeDoc(
+        "Get started free! The best, most powerful, seamless platform. Book a demo today and save 50%! ".repeat(
+          5,
+        ),
+      ),
+      "https://x.example/lp/a",
+    ).facets;
+    const tech = "Call `client.list_users(limit=50)`; it returns User objects. ".repeat(10);
+    const ref = scorePage(
+      makeDoc(tech, { markdown: `\`\`\`python\nclient.list_users()\n\`\`\`\n${tech}` }),
+      "https://x.example/docs/api/users",
+    ).facets;
+    expect(promo.promotional).toBeGreaterThan(0.6);
+    expect(ref.promotional).toBeLessThan(0.6);
+    expect(ref.technicality).toBeGreaterThan(promo.technicality);
+    expect(ref.has_code).toBe(true);
+    expect(ref.type).toBe("api_reference");
+  });
+
+  test("published: the page's date, else the sitemap's, never the crawl date", () => {
+    const dated = makeDoc(ENGLISH, { published: "2024-05-01" });
+    expect(
+      scorePage(dated, "https://x.example/blog/a", { sitemapLastmod: "2025-01-01" }).facets
+        .published,
+    ).toBe("2024-05-01");
+    const undated = scorePage(makeDoc(ENGLISH), "https://x.example/a", {
+      sitemapLastmod: "2025-01-01",
+    });
+    expect(undated.facets.published).toBe("2025-01-01");
+    expect(undated.explain.published).toEqual(["sitemap lastmod"]);
+    expect(scorePage(makeDoc(ENGLISH), "https://x.example/a").facets.published).toBeNull();
+  });
+
+  test("topics come from the keyword vocabulary", () => {
+    const text =
+      "PostgreSQL stores rows in tables. A query planner picks an index for each query; " +
+      "transactions keep the database consistent. ".repeat(6);
+    const { facets, explain } = scorePage(
+      makeDoc(text, { title: "Database indexes" }),
+      "https://x.example/docs/db",
+    );
+    expect(facets.topics[0]).toBe("databases");
+    expect(explain.topics[0]).toMatch(/^databases: \d+ keyword hits/);
+  });
+
+  test("every explained facet says something", () => {
+    const { explain } = scorePage(
+      makeDoc(ENGLISH, { title: "Branching" }),
+      "https://x.example/blog/b",
+    );
+    for (const [facet, reasons] of Object.entries(explain)) {
+      if (facet === "topics") continue;
+      expect(reasons.length).toBeGreaterThan(0);
+    }
+  });
+});
