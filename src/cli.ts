@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 /** `bun run webcorpus COMMAND`: serve | keys | crawl | inspect | shelves. */
 import { CliError } from "./cli/context.ts";
+import { CRAWL_USAGE, crawlCommand } from "./cli/crawl-command.ts";
 import { KEYS_USAGE, keysCommand } from "./cli/keys-command.ts";
 import { SERVE_USAGE, serveCommand } from "./cli/serve-command.ts";
 import { SHELVES_USAGE, shelvesCommand } from "./cli/shelves-command.ts";
@@ -11,7 +12,7 @@ const USAGE = `webcorpus ${VERSION}: index company websites into a searchable co
 ${SERVE_USAGE}
        run the API, the MCP endpoint and the crawl workers (data dir: WEBCORPUS_DATA_DIR)
 ${KEYS_USAGE}
-usage: webcorpus crawl DOMAIN [--budget N] [--refresh] [--force] [--shots N]
+${CRAWL_USAGE}
 usage: webcorpus inspect FILE --url URL [--explain]
 ${SHELVES_USAGE}`;
 
@@ -27,7 +28,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   serve: serveCommand,
   keys: keysCommand,
   shelves: shelvesCommand,
-  crawl: notYet("crawl"),
+  crawl: crawlCommand,
   inspect: notYet("inspect"),
 };
 

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import type { SettingName } from "../config.ts";
+import { CrawlScheduler } from "../crawl/crawl-scheduler.ts";
 import { createApp } from "../server/app.ts";
 import { RateLimiter } from "../services/rate-limiter.ts";
 import { CliError, startConfig, startStore } from "./context.ts";
@@ -33,11 +34,13 @@ export async function serveCommand(argv: string[]): Promise<number> {
   if (values["no-worker"]) overrides.WORKER = "false";
   const config = startConfig(overrides);
   const store = startStore(config);
+  const scheduler = config.worker ? new CrawlScheduler({ config, db: store.write }) : null;
   const app = createApp({
     config,
     store,
     limiter: new RateLimiter(config.crawlRatePerMinute),
-    embeddingBacklog: config.embeddings ? () => 0 : null,
+    embeddingBacklog: null,
+    ...(scheduler ? { onCrawlQueued: () => scheduler.tick() } : {}),
   });
   try {
     app.listen({ hostname: config.host, port: config.port });
@@ -53,10 +56,14 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const { promise, resolve } = Promise.withResolvers<number>();
   const stop = (signal: string) => {
     console.error(`${signal}: stopping`);
-    void app.stop().finally(() => {
-      store.close();
-      resolve(0);
-    });
+    // Intake stops first; running crawls finish their in-flight pages and resume on the next start.
+    void app
+      .stop()
+      .then(() => scheduler?.stop())
+      .finally(() => {
+        store.close();
+        resolve(0);
+      });
   };
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));

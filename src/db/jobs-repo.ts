@@ -212,3 +212,79 @@ export function listJobUrls(
     .all();
   return { rows, total };
 }
+
+/**
+ * Claims the oldest queued job, or a running job whose lease expired (its worker died), for
+ * `owner`. `exclude`: jobs the caller runs already; `only`: that job or none.
+ */
+export function leaseJob(
+  db: Db,
+  owner: string,
+  leaseS: number,
+  at: string,
+  options: { exclude?: readonly string[]; only?: string } = {},
+): JobRow | null {
+  const t = Date.now() / 1000;
+  return db.transaction((tx) => {
+    const where = [
+      sql`(${jobs.state} = 'queued' OR (${jobs.state} = 'running' AND (${jobs.leaseExpiresAt} IS NULL OR ${jobs.leaseExpiresAt} < ${t})))`,
+    ];
+    if (options.exclude?.length) where.push(notInArray(jobs.id, [...options.exclude]));
+    if (options.only) where.push(eq(jobs.id, options.only));
+    const row = tx.select().from(jobs).where(and(...where)).orderBy(asc(jobs.createdAt)).limit(1).get();
+    if (!row) return null;
+    return (
+      tx
+        .update(jobs)
+        .set({
+          state: "running",
+          leaseOwner: owner,
+          leaseExpiresAt: t + leaseS,
+          startedAt: row.startedAt ?? at,
+          resumes: row.state === "running" ? row.resumes + 1 : row.resumes,
+        })
+        .where(eq(jobs.id, row.id))
+        .returning()
+        .get() ?? null
+    );
+  });
+}
+
+/** Extends the lease; false when the job is no longer this owner's running job. */
+export function renewLease(db: Db, id: string, owner: string, leaseS: number): boolean {
+  return (
+    db
+      .update(jobs)
+      .set({ leaseExpiresAt: Date.now() / 1000 + leaseS })
+      .where(and(eq(jobs.id, id), eq(jobs.leaseOwner, owner), eq(jobs.state, "running")))
+      .returning({ id: jobs.id })
+      .all().length > 0
+  );
+}
+
+/** Leases of a dead owner on this host expire at once, so its jobs are taken over now. */
+export function expireLeases(db: Db, ownerPrefix: string): number {
+  return db
+    .update(jobs)
+    .set({ leaseExpiresAt: 0 })
+    .where(and(sql`${jobs.leaseOwner} LIKE ${`${ownerPrefix}%`}`, eq(jobs.state, "running")))
+    .returning({ id: jobs.id })
+    .all().length;
+}
+
+export function runningOwners(db: Db): string[] {
+  return db
+    .selectDistinct({ owner: jobs.leaseOwner })
+    .from(jobs)
+    .where(and(eq(jobs.state, "running"), isNotNull(jobs.leaseOwner)))
+    .all()
+    .map((r) => r.owner ?? "");
+}
+
+export function updateJob(db: Db, id: string, fields: Partial<typeof jobs.$inferInsert>): void {
+  db.update(jobs).set(fields).where(eq(jobs.id, id)).run();
+}
+
+export function isCancelRequested(db: Db, id: string): boolean {
+  return db.select({ c: jobs.cancelRequested }).from(jobs).where(eq(jobs.id, id)).get()?.c ?? false;
+}

@@ -1,0 +1,109 @@
+import { parseArgs } from "node:util";
+import { CrawlScheduler } from "../crawl/crawl-scheduler.ts";
+import { requestCancel } from "../db/jobs-repo.ts";
+import { crawlRequest, startCrawl } from "../services/crawl-service.ts";
+import { ServiceError } from "../services/errors.ts";
+import { type JobView, jobView, requireJob } from "../services/jobs-service.ts";
+import { CliError, startConfig, startStore } from "./context.ts";
+
+export const CRAWL_USAGE = `usage: webcorpus crawl DOMAIN [--budget N] [--refresh] [--force] [--shots N] [--json]`;
+
+const FINAL = new Set(["completed", "partial", "failed", "cancelled"]);
+
+export function progressLine(view: JobView): string {
+  const p = view.progress;
+  const eta = p.eta && view.state === "running" ? `  eta ${p.eta.low_s}-${p.eta.high_s}s` : "";
+  const backlog = p.embedding_backlog === null ? "" : `  embed backlog ${p.embedding_backlog}`;
+  return (
+    `${view.state.padEnd(9)} indexed ${String(p.indexed).padStart(5)}  pending ${String(p.pending).padStart(5)}  ` +
+    `discovered ${String(p.discovered).padStart(5)}  ${p.pages_per_min.toFixed(1).padStart(7)} pages/min${backlog}${eta}`
+  );
+}
+
+/**
+ * Crawls one domain from the shell with a live progress line, then prints a summary. Ctrl-C
+ * cancels the job and waits until it has ended `cancelled`; a second Ctrl-C leaves at once, the
+ * job handed back for `webcorpus serve` to resume and end.
+ */
+export async function crawlCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      budget: { type: "string" },
+      refresh: { type: "boolean", default: false },
+      force: { type: "boolean", default: false },
+      shots: { type: "string", default: "0" },
+      json: { type: "boolean", default: false },
+    },
+    allowPositionals: true,
+  });
+  const [domain, ...extra] = positionals;
+  if (!domain || extra.length > 0) throw new CliError(CRAWL_USAGE);
+  const int = (name: string, value: string) => {
+    if (!/^\d+$/.test(value)) throw new CliError(`error: --${name}: ${JSON.stringify(value)} is not a whole number`);
+    return Number(value);
+  };
+  const config = startConfig();
+  const store = startStore(config);
+  const db = store.write;
+  let jobId: string;
+  try {
+    const request = crawlRequest(config, {
+      domain,
+      budget: values.budget === undefined ? config.defaultBudget : int("budget", values.budget),
+      refresh: values.refresh,
+      force: values.force,
+      shots: int("shots", values.shots),
+    });
+    if (request.budget < 1 || request.budget > config.maxBudget) {
+      throw new CliError(`error: --budget: must be from 1 to ${config.maxBudget}`);
+    }
+    jobId = startCrawl(db, request, null, null).id;
+  } catch (err) {
+    store.close();
+    if (err instanceof ServiceError) throw new CliError(`error: ${err.message}`);
+    throw err;
+  }
+  console.error(`${jobId} ${domain}`);
+  const scheduler = new CrawlScheduler({ config, db, log: () => {} }, { only: jobId });
+  scheduler.start();
+  let interrupted = false;
+  const view = () => jobView({ db: store.read, embeddingBacklog: null }, requireJob(store.read, jobId));
+  const onSigint = () => {
+    if (interrupted) {
+      process.stderr.write("\nleaving; the job is handed back to `webcorpus serve`\n");
+      process.exit(130);
+    }
+    interrupted = true;
+    requestCancel(db, jobId);
+    process.stderr.write("\ncancelling (Ctrl-C again to leave at once)\n");
+  };
+  process.on("SIGINT", onSigint);
+  try {
+    for (;;) {
+      await Promise.race([scheduler.waitFor(jobId), Bun.sleep(1000)]);
+      const current = view();
+      if (process.stderr.isTTY) process.stderr.write(`\r${progressLine(current)}`);
+      if (FINAL.has(current.state)) break;
+      if (scheduler.running.length === 0) scheduler.tick();
+    }
+  } finally {
+    process.off("SIGINT", onSigint);
+    await scheduler.stop();
+  }
+  const final = view();
+  process.stderr.write(`${process.stderr.isTTY ? "\n" : ""}${progressLine(final)}\n`);
+  const summary = values.json
+    ? final
+    : {
+        id: final.id,
+        state: final.state,
+        progress: final.progress,
+        coverage: Object.fromEntries(Object.entries(final.coverage.buckets).map(([k, v]) => [k, v.count])),
+        ...(final.error ? { error: final.error } : {}),
+      };
+  console.log(JSON.stringify(summary, null, 2));
+  store.close();
+  if (interrupted) return 130;
+  return final.state === "completed" || final.state === "partial" ? 0 : 1;
+}

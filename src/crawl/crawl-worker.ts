@@ -1,0 +1,93 @@
+/**
+ * A crawl worker thread: fetches pages (SSRF-guarded, paced by the scheduler's per-host
+ * throttle over messages) and processes them (extract, facets, chunks) off the thread that
+ * serves HTTP. One worker runs many fetches at once; processing is synchronous CPU work.
+ */
+import type { Config } from "../config.ts";
+import { Fetcher, fetcherOptions } from "./fetcher.ts";
+import { type FetchMeta, type FromWorker, KEPT_HEADERS, type PageTask, type ToWorker } from "./messages.ts";
+import { fetchOutcome } from "./outcome.ts";
+import type { Pacer } from "./politeness.ts";
+import { type Chunker, processPage } from "./process-page.ts";
+
+declare const self: Worker;
+
+const post = (message: FromWorker) => self.postMessage(message);
+
+/** The scheduler's throttle, asked over messages: every worker paces against the same hosts. */
+class RemotePacer implements Pacer {
+  #next = 1;
+  readonly #waiting = new Map<number, () => void>();
+
+  acquire(host: string): Promise<() => void> {
+    const ticket = this.#next++;
+    const { promise, resolve } = Promise.withResolvers<() => void>();
+    this.#waiting.set(ticket, () => resolve(() => post({ type: "release", ticket })));
+    post({ type: "acquire", ticket, host });
+    return promise;
+  }
+
+  granted(ticket: number): void {
+    this.#waiting.get(ticket)?.();
+    this.#waiting.delete(ticket);
+  }
+
+  record(host: string, elapsedMs: number, status: number, retryAfterS?: number | null): void {
+    post({ type: "record", host, elapsedMs, status, retryAfterS: retryAfterS ?? null });
+  }
+}
+
+const pacer = new RemotePacer();
+let fetcher: Fetcher | null = null;
+let chunker: Chunker | undefined;
+
+async function runPage(task: PageTask): Promise<void> {
+  if (!fetcher) throw new Error("worker not initialised");
+  const result = await fetcher.fetch(task.url, { etag: task.etag, lastModified: task.lastModified });
+  post({ type: "fetched", id: task.id, status: result.status });
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = result.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  const meta: FetchMeta = {
+    status: result.status,
+    elapsedMs: result.elapsedMs,
+    attempts: result.attempts,
+    error: result.error,
+    headers,
+  };
+  const outcome = fetchOutcome(result);
+  if (outcome.kind !== "page") {
+    post({ type: "done", id: task.id, fetch: meta, outcome, page: null });
+    return;
+  }
+  const page = processPage(result.body, task.url, {
+    headers,
+    sitemapLastmod: task.sitemapLastmod,
+    ...(chunker ? { chunk: chunker } : {}),
+  });
+  post({ type: "done", id: task.id, fetch: meta, outcome, page });
+}
+
+function init(config: Config, ca?: readonly string[]): void {
+  fetcher = new Fetcher(fetcherOptions(config, { pacer, ...(ca ? { ca } : {}) }));
+  post({ type: "ready" });
+}
+
+self.onmessage = (event: MessageEvent<ToWorker>) => {
+  const message = event.data;
+  switch (message.type) {
+    case "init":
+      init(message.config, message.ca);
+      return;
+    case "granted":
+      pacer.granted(message.ticket);
+      return;
+    case "page":
+      runPage(message.task).catch((err: unknown) => {
+        post({ type: "failed", id: message.task.id, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+      });
+      return;
+  }
+};

@@ -1,0 +1,102 @@
+/**
+ * Where a crawl starts: the entry origin (the host the user typed, the bare domain, `www.`; https
+ * first), its home page, the pages known from earlier crawls on a refresh, and the sitemaps, read
+ * before any page so that their `lastmod` dates the pages that state none.
+ */
+import { knownPageUrls, saveSitemap, setDomainEntry, setDomainRobots } from "../db/crawl-repo.ts";
+import { recordDiscovery, type UrlEntry } from "../db/ledger-repo.ts";
+import { isoNow } from "../services/clock.ts";
+import { entry, type JobRun } from "./job-run.ts";
+import { readSitemaps } from "./sitemap-reader.ts";
+import { inScope } from "./urls.ts";
+
+/** Origins to try, in order; a host the operator mapped (CONNECT_TO) only on the ports mapped. */
+export function entryCandidates(run: JobRun): string[] {
+  const typed = (run.info.entry_hosts as string[] | undefined) ?? [];
+  const hosts = [...new Set([...typed, run.domain, `www.${run.domain}`])];
+  const rules = run.deps.config.connectTo;
+  const out: string[] = [];
+  for (const host of hosts) {
+    for (const [scheme, port] of [
+      ["https", 443],
+      ["http", 80],
+    ] as const) {
+      const hostRules = rules.filter((r) => r.host === host || r.host === null);
+      if (rules.length > 0 && hostRules.length > 0 && !hostRules.some((r) => r.port === null || r.port === port)) continue;
+      out.push(`${scheme}://${host}`);
+    }
+  }
+  return out;
+}
+
+export async function discover(run: JobRun): Promise<void> {
+  const candidates = entryCandidates(run);
+  let entryOrigin: string | null = null;
+  const robots: Record<string, string> = {};
+  const failures: string[] = [];
+  for (const origin of candidates) {
+    const policy = await run.robots.policy(`${origin}/`);
+    robots[origin] = policy.status;
+    if (policy.httpStatus > 0) {
+      entryOrigin = origin;
+      break;
+    }
+    failures.push(`${origin}: no answer`);
+  }
+  run.info.robots = robots;
+  const shown = entryOrigin ?? candidates[0] ?? `https://${run.domain}`;
+  setDomainRobots(run.db, run.domain, robots[shown] ?? "none yet", isoNow());
+  if (entryOrigin === null) {
+    run.info.entry_error = `no entry point answered (https, http, www.): ${failures.join("; ")}`;
+    run.add([entry(`${shown}/`, 0, "entry")]);
+    return;
+  }
+  const home = `${entryOrigin}/`;
+  run.info.entry_url = home;
+  setDomainEntry(run.db, run.domain, home);
+  const seeds: UrlEntry[] = [entry(home, 0, "entry")];
+  if (run.params.refresh || run.params.force) {
+    for (const url of knownPageUrls(run.db, run.domain)) seeds.push(entry(url, 1, "known", "pending", null, null, 1));
+  }
+  run.add(seeds);
+  await sitemaps(run, entryOrigin);
+}
+
+async function sitemaps(run: JobRun, origin: string): Promise<void> {
+  const { config } = run.deps;
+  const listed = (await run.robots.policy(`${origin}/`)).sitemaps;
+  let found = 0;
+  const result = await readSitemaps({
+    fetcher: run.deps.fetcher,
+    origin,
+    listed,
+    maxSitemaps: config.maxSitemaps,
+    maxSitemapUrls: config.maxSitemapUrls,
+    inScope: (url) => inScope(url, run.domain),
+    cancelled: () => run.halted,
+    onEntries: (entries) => {
+      found += entries.length;
+      for (const e of entries) if (e.lastmod) run.lastmod.set(e.loc, e.lastmod);
+      recordDiscovery(
+        run.db,
+        run.job.id,
+        entries.map((e) => e.loc),
+        "sitemap",
+      );
+      run.add(entries.map((e) => entry(e.loc, 1, "sitemap", "pending", null, e.lastmod)));
+    },
+  });
+  const at = isoNow();
+  for (const s of result.sitemaps) {
+    saveSitemap(run.db, {
+      domain: run.domain,
+      url: s.url,
+      jobId: run.job.id,
+      status: s.status,
+      urlCount: s.count,
+      lastModified: s.lastModified,
+      fetchedAt: at,
+    });
+  }
+  run.info.sitemap_urls = found;
+}

@@ -1,0 +1,163 @@
+/**
+ * The state of one running crawl job and the ledger operations every stage uses. The ledger in
+ * SQLite is the one truth: every URL gets a row the moment it is known (`add`) and moves from
+ * `pending` to exactly one final bucket (`book`, or the page write itself).
+ */
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import type { JobParams, JobRow } from "../db/jobs-repo.ts";
+import { addUrls, recordDiscovery, setUrl, type UrlEntry, type UrlUpdate } from "../db/ledger-repo.ts";
+import { SimhashIndex } from "../facets/simhash.ts";
+import type { Bucket } from "./buckets.ts";
+import type { Fetcher } from "./fetcher.ts";
+import { Frontier, priorityFor } from "./frontier.ts";
+import type { HostThrottle } from "./politeness.ts";
+import type { RobotsReader } from "./robots-cache.ts";
+import type { TrapGuard } from "./trap-guard.ts";
+import { inScope, nonPageExtension, normalizeUrl } from "./urls.ts";
+import type { CrawlPool } from "./worker-pool.ts";
+
+/** Told when a page is stored, so its chunks reach the search index. */
+export interface PageIndexer {
+  pageStored(pageId: string, domain: string): void;
+}
+
+export interface JobDeps {
+  readonly config: Config;
+  readonly db: Db;
+  readonly pool: CrawlPool;
+  readonly throttle: HostThrottle;
+  readonly fetcher: Fetcher;
+  readonly owner: string;
+  readonly indexer: PageIndexer | null;
+  /** Chunks of the job still waiting for vectors; null when nothing is embedded. */
+  readonly embeddingBacklog: ((jobId: string) => number) | null;
+  readonly log: (message: string) => void;
+}
+
+export class JobRun {
+  readonly deps: JobDeps;
+  readonly job: JobRow;
+  readonly params: JobParams;
+  readonly domain: string;
+  readonly frontier = new Frontier();
+  /** URLs in this job's ledger. */
+  readonly known: Set<string>;
+  /** URLs taken from the frontier (or claimed as a canonical): never fetched twice. */
+  readonly started = new Set<string>();
+  /** URLs whose links were already handled in this job. */
+  readonly linked = new Set<string>();
+  readonly lastmod = new Map<string, string>();
+  readonly hops = new Map<string, number>();
+  /** Text hashes of pages this job stored, before their writes are visible to queries. */
+  readonly textHashes = new Map<string, string>();
+  readonly simhashes: SimhashIndex;
+  readonly info: Record<string, unknown>;
+  robots!: RobotsReader;
+  traps!: TrapGuard;
+  fetched: number;
+  budgetSpent = false;
+  cancelled = false;
+  lost = false;
+  stopping = false;
+  failure: Error | null = null;
+  inFlight = 0;
+  cpuMs = 0;
+  #wake: (() => void) | null = null;
+
+  constructor(deps: JobDeps, job: JobRow, known: Set<string>, fetched: number, simhashes: [string, string][]) {
+    this.deps = deps;
+    this.job = job;
+    this.params = JSON.parse(job.params) as JobParams;
+    this.domain = job.domain;
+    this.known = known;
+    this.fetched = fetched;
+    this.info = JSON.parse(job.info) as Record<string, unknown>;
+    this.simhashes = new SimhashIndex(simhashes.map(([id, h]) => [id, BigInt(`0x${h}`)] as const));
+  }
+
+  get db(): Db {
+    return this.deps.db;
+  }
+
+  get halted(): boolean {
+    return this.cancelled || this.lost || this.stopping || this.failure !== null;
+  }
+
+  /** Wakes workers waiting for the frontier to fill or the job to end. */
+  wake(): void {
+    const wake = this.#wake;
+    this.#wake = null;
+    wake?.();
+  }
+
+  waitForWork(): Promise<void> {
+    const { promise, resolve } = Promise.withResolvers<void>();
+    const previous = this.#wake;
+    this.#wake = () => {
+      previous?.();
+      resolve();
+    };
+    return promise;
+  }
+
+  /** Books a URL in its final bucket. */
+  book(url: string, bucket: Bucket, reason: string | null, update: UrlUpdate = {}): void {
+    setUrl(this.db, this.job.id, url, bucket, reason, update);
+  }
+
+  /** Adds URLs the job did not know: trap-checked, recorded in the ledger, queued if pending. */
+  add(entries: UrlEntry[]): void {
+    const fresh: UrlEntry[] = [];
+    for (const e of entries) {
+      if (this.known.has(e.url)) continue;
+      this.known.add(e.url);
+      if (e.bucket === "pending") {
+        const reason = this.traps.check(e.url, e.depth);
+        if (reason) {
+          e.bucket = "filtered";
+          e.reason = reason;
+        }
+      }
+      fresh.push(e);
+    }
+    if (fresh.length === 0) return;
+    for (const e of addUrls(this.db, this.job.id, fresh)) if (e.bucket === "pending") this.frontier.push(e);
+    this.wake();
+  }
+
+  /**
+   * Links of a page (absolute URLs as extracted): normalized and kept in scope, recorded as link
+   * evidence, new ones added at `depth` (a link to a resource that is no page is `filtered`).
+   * Each URL once per job: a link on every page is handled on the first.
+   */
+  addLinks(rawUrls: readonly string[], depth: number, base?: string): void {
+    const entries: UrlEntry[] = [];
+    const evidence: string[] = [];
+    for (const raw of rawUrls) {
+      const url = normalizeUrl(raw, base);
+      if (url === null || !inScope(url, this.domain) || this.linked.has(url)) continue;
+      this.linked.add(url);
+      evidence.push(url);
+      const ext = nonPageExtension(url);
+      entries.push(
+        ext ? entry(url, depth, "link", "filtered", `not a page: .${ext} resource`) : entry(url, depth, "link"),
+      );
+    }
+    recordDiscovery(this.db, this.job.id, evidence, "link");
+    this.add(entries);
+  }
+
+}
+
+export function entry(
+  url: string,
+  depth: number,
+  source: string,
+  bucket: Bucket = "pending",
+  reason: string | null = null,
+  lastmod: string | null = null,
+  priority: number = priorityFor(depth, source),
+): UrlEntry {
+  return { url, bucket, reason, depth, source, priority, lastmod };
+}

@@ -1,0 +1,87 @@
+/**
+ * The CPU stage of a page, run in the crawl workers: extract, score facets, chunk, sign. Pure: no
+ * I/O, so `inspect`, the benchmarks and the workers run the same function.
+ */
+import type { ChunkRow } from "../db/page-writes.ts";
+import type { ExtractedDocument } from "../extract/document.ts";
+import { extractDocument } from "../extract/extract-document.ts";
+import { boilerplateShare } from "../facets/originality.ts";
+import { type FacetExplanation, type PageFacets, scorePage } from "../facets/score-page.ts";
+import { simhash64 } from "../facets/simhash.ts";
+
+/** What a worker hands back: plain data, the DOM and the page text left behind. */
+export interface ProcessedPage {
+  readonly doc: Omit<ExtractedDocument, "text">;
+  readonly facets: PageFacets;
+  readonly explain: FacetExplanation;
+  /** Template-link words against main-content words; originality is finished with the domain's SimHashes. */
+  readonly boilerplate: number;
+  /** 16 hex digits, or null for a page without text. */
+  readonly simhash: string | null;
+  readonly chunks: readonly ChunkRow[];
+  readonly contentHash: string;
+  readonly textHash: string;
+  /** CPU milliseconds of each stage. */
+  readonly timings: Readonly<Record<string, number>>;
+}
+
+export type Chunker = (markdown: string, title: string | null) => ChunkRow[];
+
+export interface ProcessOptions {
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The page's `<lastmod>` in a sitemap (YYYY-MM-DD). */
+  readonly sitemapLastmod?: string | null;
+  readonly chunk?: Chunker;
+}
+
+const sha256 = (data: Uint8Array | string, chars: number) =>
+  new Bun.CryptoHasher("sha256").update(data).digest("hex").slice(0, chars);
+
+export function contentHash(body: Uint8Array): string {
+  return sha256(body, 32);
+}
+
+/** The text as compared for same-content duplicates: whitespace collapsed, case folded. */
+export function textHash(text: string): string {
+  return sha256(text.split(/\s+/).filter(Boolean).join(" ").toLowerCase(), 32);
+}
+
+export function processPage(body: Uint8Array, url: string, options: ProcessOptions = {}): ProcessedPage {
+  const headers = options.headers ?? {};
+  const timings: Record<string, number> = {};
+  let t = performance.now();
+  const lap = (stage: string) => {
+    const now = performance.now();
+    timings[stage] = now - t;
+    t = now;
+  };
+  const doc = extractDocument(body, url, {
+    ...(headers["content-type"] ? { contentType: headers["content-type"] } : {}),
+    headers,
+  });
+  lap("extract");
+  const scored = scorePage(doc, url, {
+    contentLanguage: headers["content-language"] ?? null,
+    sitemapLastmod: options.sitemapLastmod ?? null,
+  });
+  lap("facets");
+  const chunks = options.chunk ? options.chunk(doc.markdown, doc.title) : [];
+  lap("chunk");
+  const simhash = doc.text ? BigInt.asUintN(64, simhash64(doc.text)).toString(16).padStart(16, "0") : null;
+  const boilerplate = boilerplateShare(doc, scored.facets.words);
+  lap("simhash");
+  const { text, ...rest } = doc;
+  const page: ProcessedPage = {
+    doc: rest,
+    facets: scored.facets,
+    explain: scored.explain,
+    boilerplate,
+    simhash,
+    chunks,
+    contentHash: contentHash(body),
+    textHash: textHash(text || doc.markdown),
+    timings,
+  };
+  lap("hashes");
+  return page;
+}
