@@ -40,7 +40,8 @@ export async function crawlCommand(argv: string[]): Promise<number> {
   const [domain, ...extra] = positionals;
   if (!domain || extra.length > 0) throw new CliError(CRAWL_USAGE);
   const int = (name: string, value: string) => {
-    if (!/^\d+$/.test(value)) throw new CliError(`error: --${name}: ${JSON.stringify(value)} is not a whole number`);
+    if (!/^\d+$/.test(value))
+      throw new CliError(`error: --${name}: ${JSON.stringify(value)} is not a whole number`);
     return Number(value);
   };
   const config = startConfig();
@@ -68,7 +69,8 @@ export async function crawlCommand(argv: string[]): Promise<number> {
   const scheduler = new CrawlScheduler({ config, db, log: () => {} }, { only: jobId });
   scheduler.start();
   let interrupted = false;
-  const view = () => jobView({ db: store.read, embeddingBacklog: null }, requireJob(store.read, jobId));
+  const view = () =>
+    jobView({ db: store.read, embeddingBacklog: null }, requireJob(store.read, jobId));
   const onSigint = () => {
     if (interrupted) {
       process.stderr.write("\nleaving; the job is handed back to `webcorpus serve`\n");
@@ -99,7 +101,9 @@ export async function crawlCommand(argv: string[]): Promise<number> {
         id: final.id,
         state: final.state,
         progress: final.progress,
-        coverage: Object.fromEntries(Object.entries(final.coverage.buckets).map(([k, v]) => [k, v.count])),
+        coverage: Object.fromEntries(
+          Object.entries(final.coverage.buckets).map(([k, v]) => [k, v.count]),
+        ),
         ...(final.error ? { error: final.error } : {}),
       };
   console.log(JSON.stringify(summary, null, 2));

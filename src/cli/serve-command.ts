@@ -50,8 +50,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
       `error: cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`,
     );
   }
+  scheduler?.start();
+  const workers = scheduler ? `${scheduler.pool.size} crawl workers` : "no crawl workers";
   console.error(
-    `webcorpus ${config.version} on http://${config.host}:${config.port} (data: ${config.dataDir})`,
+    `webcorpus ${config.version} on http://${config.host}:${config.port} (data: ${config.dataDir}; ${workers})`,
   );
   const { promise, resolve } = Promise.withResolvers<number>();
   const stop = (signal: string) => {

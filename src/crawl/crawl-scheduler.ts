@@ -58,8 +58,14 @@ export class CrawlScheduler {
     const { config } = deps;
     this.throttle = HostThrottle.fromConfig(config);
     const size = config.workerProcesses || navigator.hardwareConcurrency || 1;
-    this.pool = new CrawlPool(config, { size, pacer: this.throttle, ...(deps.ca ? { ca: deps.ca } : {}) });
-    this.#fetcher = new Fetcher(fetcherOptions(config, { pacer: this.throttle, ...(deps.ca ? { ca: deps.ca } : {}) }));
+    this.pool = new CrawlPool(config, {
+      size,
+      pacer: this.throttle,
+      ...(deps.ca ? { ca: deps.ca } : {}),
+    });
+    this.#fetcher = new Fetcher(
+      fetcherOptions(config, { pacer: this.throttle, ...(deps.ca ? { ca: deps.ca } : {}) }),
+    );
   }
 
   get running(): readonly string[] {
@@ -81,7 +87,8 @@ export class CrawlScheduler {
         ...(this.#options.only ? { only: this.#options.only } : {}),
       });
       if (!job) return;
-      const log = this.#deps.log ?? ((m: string) => console.error(`${new Date().toISOString()} ${m}`));
+      const log =
+        this.#deps.log ?? ((m: string) => console.error(`${new Date().toISOString()} ${m}`));
       const runner = new JobRunner(
         {
           config,
@@ -96,7 +103,9 @@ export class CrawlScheduler {
         },
         job,
       );
-      log(`job ${job.id}: ${job.state === "running" && job.resumes > 0 ? "resuming" : "starting"} ${job.domain}`);
+      log(
+        `job ${job.id}: ${job.state === "running" && job.resumes > 0 ? "resuming" : "starting"} ${job.domain}`,
+      );
       const done = runner.execute().finally(() => {
         this.#runners.delete(job.id);
         if (!this.#stopped) this.tick();
@@ -123,7 +132,12 @@ export class CrawlScheduler {
   #takeOverDeadOwners(): void {
     for (const owner of runningOwners(this.#deps.db)) {
       const [host, pid] = owner.split(":");
-      if (host === HOST && pid !== undefined && Number(pid) !== process.pid && !alive(Number(pid))) {
+      if (
+        host === HOST &&
+        pid !== undefined &&
+        Number(pid) !== process.pid &&
+        !alive(Number(pid))
+      ) {
         expireLeases(this.#deps.db, `${host}:${pid}:`);
       }
     }

@@ -5,7 +5,13 @@
  */
 import type { Config } from "../config.ts";
 import { Fetcher, fetcherOptions } from "./fetcher.ts";
-import { type FetchMeta, type FromWorker, KEPT_HEADERS, type PageTask, type ToWorker } from "./messages.ts";
+import {
+  type FetchMeta,
+  type FromWorker,
+  KEPT_HEADERS,
+  type PageTask,
+  type ToWorker,
+} from "./messages.ts";
 import { fetchOutcome } from "./outcome.ts";
 import type { Pacer } from "./politeness.ts";
 import { type Chunker, processPage } from "./process-page.ts";
@@ -43,7 +49,10 @@ let chunker: Chunker | undefined;
 
 async function runPage(task: PageTask): Promise<void> {
   if (!fetcher) throw new Error("worker not initialised");
-  const result = await fetcher.fetch(task.url, { etag: task.etag, lastModified: task.lastModified });
+  const result = await fetcher.fetch(task.url, {
+    etag: task.etag,
+    lastModified: task.lastModified,
+  });
   post({ type: "fetched", id: task.id, status: result.status });
   const headers: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {
@@ -86,7 +95,11 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
       return;
     case "page":
       runPage(message.task).catch((err: unknown) => {
-        post({ type: "failed", id: message.task.id, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+        post({
+          type: "failed",
+          id: message.task.id,
+          error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+        });
       });
       return;
   }

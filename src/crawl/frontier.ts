@@ -14,7 +14,8 @@ interface Item {
   readonly entry: UrlEntry;
 }
 
-const before = (a: Item, b: Item) => a.priority < b.priority || (a.priority === b.priority && a.seq < b.seq);
+const before = (a: Item, b: Item) =>
+  a.priority < b.priority || (a.priority === b.priority && a.seq < b.seq);
 
 export class Frontier {
   readonly #heap: Item[] = [];

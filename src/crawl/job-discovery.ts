@@ -22,7 +22,12 @@ export function entryCandidates(run: JobRun): string[] {
       ["http", 80],
     ] as const) {
       const hostRules = rules.filter((r) => r.host === host || r.host === null);
-      if (rules.length > 0 && hostRules.length > 0 && !hostRules.some((r) => r.port === null || r.port === port)) continue;
+      if (
+        rules.length > 0 &&
+        hostRules.length > 0 &&
+        !hostRules.some((r) => r.port === null || r.port === port)
+      )
+        continue;
       out.push(`${scheme}://${host}`);
     }
   }
@@ -56,7 +61,8 @@ export async function discover(run: JobRun): Promise<void> {
   setDomainEntry(run.db, run.domain, home);
   const seeds: UrlEntry[] = [entry(home, 0, "entry")];
   if (run.params.refresh || run.params.force) {
-    for (const url of knownPageUrls(run.db, run.domain)) seeds.push(entry(url, 1, "known", "pending", null, null, 1));
+    for (const url of knownPageUrls(run.db, run.domain))
+      seeds.push(entry(url, 1, "known", "pending", null, null, 1));
   }
   run.add(seeds);
   await sitemaps(run, entryOrigin);

@@ -6,7 +6,13 @@
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { JobParams, JobRow } from "../db/jobs-repo.ts";
-import { addUrls, recordDiscovery, setUrl, type UrlEntry, type UrlUpdate } from "../db/ledger-repo.ts";
+import {
+  addUrls,
+  recordDiscovery,
+  setUrl,
+  type UrlEntry,
+  type UrlUpdate,
+} from "../db/ledger-repo.ts";
 import { SimhashIndex } from "../facets/simhash.ts";
 import type { Bucket } from "./buckets.ts";
 import type { Fetcher } from "./fetcher.ts";
@@ -65,7 +71,13 @@ export class JobRun {
   cpuMs = 0;
   #wake: (() => void) | null = null;
 
-  constructor(deps: JobDeps, job: JobRow, known: Set<string>, fetched: number, simhashes: [string, string][]) {
+  constructor(
+    deps: JobDeps,
+    job: JobRow,
+    known: Set<string>,
+    fetched: number,
+    simhashes: [string, string][],
+  ) {
     this.deps = deps;
     this.job = job;
     this.params = JSON.parse(job.params) as JobParams;
@@ -122,7 +134,8 @@ export class JobRun {
       fresh.push(e);
     }
     if (fresh.length === 0) return;
-    for (const e of addUrls(this.db, this.job.id, fresh)) if (e.bucket === "pending") this.frontier.push(e);
+    for (const e of addUrls(this.db, this.job.id, fresh))
+      if (e.bucket === "pending") this.frontier.push(e);
     this.wake();
   }
 
@@ -141,13 +154,14 @@ export class JobRun {
       evidence.push(url);
       const ext = nonPageExtension(url);
       entries.push(
-        ext ? entry(url, depth, "link", "filtered", `not a page: .${ext} resource`) : entry(url, depth, "link"),
+        ext
+          ? entry(url, depth, "link", "filtered", `not a page: .${ext} resource`)
+          : entry(url, depth, "link"),
       );
     }
     recordDiscovery(this.db, this.job.id, evidence, "link");
     this.add(entries);
   }
-
 }
 
 export function entry(

@@ -8,9 +8,9 @@ import {
   bucketCounts,
   fetchedCount,
   isCancelRequested,
+  type JobRow,
   renewLease,
   updateJob,
-  type JobRow,
 } from "../db/jobs-repo.ts";
 import { ledgerUrls, moveBucket, pendingUrls } from "../db/ledger-repo.ts";
 import { isoNow } from "../services/clock.ts";
@@ -33,7 +33,13 @@ export class JobRunner {
 
   constructor(deps: JobDeps, job: JobRow) {
     const { db } = deps;
-    this.run = new JobRun(deps, job, ledgerUrls(db, job.id), fetchedCount(db, job.id), domainSimhashes(db, job.domain));
+    this.run = new JobRun(
+      deps,
+      job,
+      ledgerUrls(db, job.id),
+      fetchedCount(db, job.id),
+      domainSimhashes(db, job.domain),
+    );
     this.run.traps = new TrapGuard(trapLimits(deps.config));
     this.run.robots = new RobotsReader({
       fetcher: deps.fetcher,
@@ -62,12 +68,20 @@ export class JobRunner {
       } else {
         await discover(run);
       }
-      await Promise.all(Array.from({ length: Math.max(1, run.deps.config.maxConcurrency) }, () => this.#work()));
+      await Promise.all(
+        Array.from({ length: Math.max(1, run.deps.config.maxConcurrency) }, () => this.#work()),
+      );
       if (run.failure) throw run.failure;
       if (run.lost) throw new LeaseLost();
       if (run.stopping) {
-        log(`job ${run.job.id}: stopped with ${run.frontier.size} URLs pending; it resumes on the next start`);
-        updateJob(db, run.job.id, { fetched: run.fetched, info: JSON.stringify(run.info), leaseExpiresAt: 0 });
+        log(
+          `job ${run.job.id}: stopped with ${run.frontier.size} URLs pending; it resumes on the next start`,
+        );
+        updateJob(db, run.job.id, {
+          fetched: run.fetched,
+          info: JSON.stringify(run.info),
+          leaseExpiresAt: 0,
+        });
         return;
       }
       await this.#finish();
@@ -155,11 +169,19 @@ export class JobRunner {
       moveBucket(db, id, "pending", "stoppedEarly", "the job was cancelled");
       state = "cancelled";
     } else {
-      if (run.budgetSpent) moveBucket(db, id, "pending", "budget", `budget of ${run.params.budget} pages spent`);
+      if (run.budgetSpent)
+        moveBucket(db, id, "pending", "budget", `budget of ${run.params.budget} pages spent`);
       moveBucket(db, id, "pending", "stoppedEarly", "stopped before fetch");
       const counts = bucketCounts(db, id);
-      state = (counts.get("budget") ?? 0) > 0 || (counts.get("stoppedEarly") ?? 0) > 0 ? "partial" : "completed";
-      if (typeof run.info.entry_error === "string" && !counts.get("indexed") && !counts.get("unchanged")) {
+      state =
+        (counts.get("budget") ?? 0) > 0 || (counts.get("stoppedEarly") ?? 0) > 0
+          ? "partial"
+          : "completed";
+      if (
+        typeof run.info.entry_error === "string" &&
+        !counts.get("indexed") &&
+        !counts.get("unchanged")
+      ) {
         // Nothing of the site was reached: "completed" with 0 pages would read as success.
         state = "failed";
         error = run.info.entry_error;
@@ -169,7 +191,11 @@ export class JobRunner {
     if (state !== "cancelled") {
       const embedded = await this.#waitForEmbeddings();
       if (embedded === "stopped") {
-        updateJob(db, id, { fetched: run.fetched, info: JSON.stringify(run.info), leaseExpiresAt: 0 });
+        updateJob(db, id, {
+          fetched: run.fetched,
+          info: JSON.stringify(run.info),
+          leaseExpiresAt: 0,
+        });
         return;
       }
       if (embedded === "cancelled") state = "cancelled";

@@ -8,7 +8,7 @@ import { recordFetchTime, type UrlEntry } from "../db/ledger-repo.ts";
 import { type LinkRow, type PageWrite, recordUnchanged, savePage } from "../db/page-writes.ts";
 import { originalityFrom } from "../facets/originality.ts";
 import { isoNow } from "../services/clock.ts";
-import { entry as ledgerEntry, type JobRun } from "./job-run.ts";
+import { type JobRun, entry as ledgerEntry } from "./job-run.ts";
 import type { FetchMeta } from "./messages.ts";
 import type { ProcessedPage } from "./process-page.ts";
 import { inScope, normalizeUrl, originOf, pageId, urlHost } from "./urls.ts";
@@ -23,7 +23,11 @@ export async function visit(run: JobRun, entry: UrlEntry): Promise<void> {
     if (policy.httpStatus === 0) {
       run.book(url, "fetchError", `host unreachable (no answer on ${origin}/robots.txt)`);
     } else {
-      run.book(url, "robots", `${origin}/robots.txt answered HTTP ${policy.httpStatus}: all disallowed (RFC 9309); retried on the next crawl`);
+      run.book(
+        url,
+        "robots",
+        `${origin}/robots.txt answered HTTP ${policy.httpStatus}: all disallowed (RFC 9309); retried on the next crawl`,
+      );
     }
     return;
   }
@@ -83,7 +87,9 @@ function unchanged(run: JobRun, pid: string, url: string, fetch: FetchMeta, reas
 function redirect(run: JobRun, entry: UrlEntry, target: string | null, fetch: FetchMeta): void {
   const { url } = entry;
   if (target === null) {
-    run.book(url, "fetchError", `HTTP ${fetch.status} with an unusable Location`, { httpStatus: fetch.status });
+    run.book(url, "fetchError", `HTTP ${fetch.status} with an unusable Location`, {
+      httpStatus: fetch.status,
+    });
     return;
   }
   const scope = inScope(target, run.domain);
@@ -94,13 +100,21 @@ function redirect(run: JobRun, entry: UrlEntry, target: string | null, fetch: Fe
   if (!run.hops.has(target)) run.hops.set(target, hops);
   const max = run.deps.config.maxRedirects;
   if (hops > max) {
-    run.add([ledgerEntry(target, entry.depth, "redirect", "filtered", `redirect chain longer than ${max}`)]);
+    run.add([
+      ledgerEntry(target, entry.depth, "redirect", "filtered", `redirect chain longer than ${max}`),
+    ]);
     return;
   }
   run.add([ledgerEntry(target, entry.depth, "redirect", "pending", null, null, entry.priority)]);
 }
 
-async function store(run: JobRun, entry: UrlEntry, fetchedPid: string, fetch: FetchMeta, page: ProcessedPage): Promise<void> {
+async function store(
+  run: JobRun,
+  entry: UrlEntry,
+  fetchedPid: string,
+  fetch: FetchMeta,
+  page: ProcessedPage,
+): Promise<void> {
   let url = entry.url;
   let pid = fetchedPid;
   const { doc } = page;
@@ -112,21 +126,30 @@ async function store(run: JobRun, entry: UrlEntry, fetchedPid: string, fetch: Fe
     run.addLinks(links, depth);
     return;
   }
-  let validators = { etag: fetch.headers.etag ?? null, lastModified: fetch.headers["last-modified"] ?? null };
+  let validators = {
+    etag: fetch.headers.etag ?? null,
+    lastModified: fetch.headers["last-modified"] ?? null,
+  };
   const canonical = doc.canonicalUrl ? normalizeUrl(doc.canonicalUrl, url) : null;
   if (canonical && canonical !== url && inScope(canonical, run.domain)) {
-    run.book(url, "duplicate", `canonical is ${canonical}`, { httpStatus: status, target: canonical });
+    run.book(url, "duplicate", `canonical is ${canonical}`, {
+      httpStatus: status,
+      target: canonical,
+    });
     const claimable = !run.started.has(canonical);
     const allowed = claimable && (await run.robots.policy(canonical)).allowed(canonical);
     if (!claimable || !allowed) {
-      run.add([ledgerEntry(canonical, entry.depth, "canonical", "pending", null, null, entry.priority)]);
+      run.add([
+        ledgerEntry(canonical, entry.depth, "canonical", "pending", null, null, entry.priority),
+      ]);
       run.addLinks(links, depth);
       return;
     }
     // The page names its canonical address: its content is indexed there, without a second
     // fetch of the same content.
     run.started.add(canonical);
-    if (!run.known.has(canonical)) run.add([ledgerEntry(canonical, entry.depth, "canonical", "pending")]);
+    if (!run.known.has(canonical))
+      run.add([ledgerEntry(canonical, entry.depth, "canonical", "pending")]);
     url = canonical;
     pid = pageId(canonical);
     validators = { etag: null, lastModified: null };
@@ -141,7 +164,13 @@ async function store(run: JobRun, entry: UrlEntry, fetchedPid: string, fetch: Fe
   const state = pageState(run.db, pid);
   if (state && state.textHash === page.textHash && !run.params.force) {
     const { etag: _, "last-modified": __, ...rest } = fetch.headers;
-    unchanged(run, pid, url, url === entry.url ? fetch : { ...fetch, headers: rest }, "content unchanged");
+    unchanged(
+      run,
+      pid,
+      url,
+      url === entry.url ? fetch : { ...fetch, headers: rest },
+      "content unchanged",
+    );
     run.addLinks(links, depth);
     return;
   }
@@ -184,7 +213,10 @@ function pageWrite(
   const nearest = run.simhashes.maxSimilarity(simhash, pid);
   run.simhashes.set(pid, simhash);
   const originality = originalityFrom(page.boilerplate, nearest, page.facets.words);
-  const explain = { ...page.explain, originality: [...page.explain.originality, `domain max similarity ${nearest.toFixed(3)}`] };
+  const explain = {
+    ...page.explain,
+    originality: [...page.explain.originality, `domain max similarity ${nearest.toFixed(3)}`],
+  };
   const f = page.facets;
   return {
     id: pid,

@@ -46,7 +46,11 @@ export function textHash(text: string): string {
   return sha256(text.split(/\s+/).filter(Boolean).join(" ").toLowerCase(), 32);
 }
 
-export function processPage(body: Uint8Array, url: string, options: ProcessOptions = {}): ProcessedPage {
+export function processPage(
+  body: Uint8Array,
+  url: string,
+  options: ProcessOptions = {},
+): ProcessedPage {
   const headers = options.headers ?? {};
   const timings: Record<string, number> = {};
   let t = performance.now();
@@ -67,7 +71,9 @@ export function processPage(body: Uint8Array, url: string, options: ProcessOptio
   lap("facets");
   const chunks = options.chunk ? options.chunk(doc.markdown, doc.title) : [];
   lap("chunk");
-  const simhash = doc.text ? BigInt.asUintN(64, simhash64(doc.text)).toString(16).padStart(16, "0") : null;
+  const simhash = doc.text
+    ? BigInt.asUintN(64, simhash64(doc.text)).toString(16).padStart(16, "0")
+    : null;
   const boilerplate = boilerplateShare(doc, scored.facets.words);
   lap("simhash");
   const { text, ...rest } = doc;

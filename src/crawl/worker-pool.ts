@@ -12,7 +12,12 @@ import type { Pacer } from "./politeness.ts";
 import type { ProcessedPage } from "./process-page.ts";
 
 export type PageTaskResult =
-  | { readonly kind: "done"; readonly fetch: FetchMeta; readonly outcome: FetchOutcome; readonly page: ProcessedPage | null }
+  | {
+      readonly kind: "done";
+      readonly fetch: FetchMeta;
+      readonly outcome: FetchOutcome;
+      readonly page: ProcessedPage | null;
+    }
   /** The page could not be processed (its worker died or hung on it, or processing threw). */
   | { readonly kind: "failed"; readonly reason: string; readonly fetch: FetchMeta | null };
 
@@ -67,9 +72,16 @@ export class CrawlPool {
 
   /** Fetches and processes one page; never rejects. */
   run(task: Omit<PageTask, "id">): Promise<PageTaskResult> {
-    if (this.#closed) return Promise.resolve({ kind: "failed", reason: "the crawl workers stopped", fetch: null });
+    if (this.#closed)
+      return Promise.resolve({ kind: "failed", reason: "the crawl workers stopped", fetch: null });
     const { promise, resolve } = Promise.withResolvers<PageTaskResult>();
-    const pending: Pending = { task: { ...task, id: this.#nextId++ }, resolve, attempts: 0, fetchedStatus: null, timer: null };
+    const pending: Pending = {
+      task: { ...task, id: this.#nextId++ },
+      resolve,
+      attempts: 0,
+      fetchedStatus: null,
+      timer: null,
+    };
     this.#dispatch(pending);
     return promise;
   }
@@ -83,7 +95,8 @@ export class CrawlPool {
     this.#closed = true;
     for (const slot of this.#slots) {
       slot.dead = true;
-      for (const p of slot.tasks.values()) this.#settle(slot, p, { kind: "failed", reason: "the crawl workers stopped", fetch: null });
+      for (const p of slot.tasks.values())
+        this.#settle(slot, p, { kind: "failed", reason: "the crawl workers stopped", fetch: null });
       for (const release of slot.releases.values()) release();
       slot.worker.terminate();
     }
@@ -97,11 +110,16 @@ export class CrawlPool {
       if (event.data.type === "ready") resolve();
       else this.#receive(slot, event.data);
     };
-    worker.onerror = (event) => this.#lost(slot, `the worker crashed: ${event.message || "unknown error"}`);
+    worker.onerror = (event) =>
+      this.#lost(slot, `the worker crashed: ${event.message || "unknown error"}`);
     worker.addEventListener("close", () => {
       if (!slot.dead && !this.#closed) this.#lost(slot, "the worker exited");
     });
-    const init: ToWorker = { type: "init", config: this.#config, ...(this.#options.ca ? { ca: this.#options.ca } : {}) };
+    const init: ToWorker = {
+      type: "init",
+      config: this.#config,
+      ...(this.#options.ca ? { ca: this.#options.ca } : {}),
+    };
     worker.postMessage(init);
     return slot;
   }
@@ -109,7 +127,8 @@ export class CrawlPool {
   #dispatch(pending: Pending): void {
     pending.attempts++;
     let best: Slot | undefined;
-    for (const slot of this.#slots) if (!slot.dead && (!best || slot.tasks.size < best.tasks.size)) best = slot;
+    for (const slot of this.#slots)
+      if (!slot.dead && (!best || slot.tasks.size < best.tasks.size)) best = slot;
     if (!best) {
       pending.resolve({ kind: "failed", reason: "no crawl worker is running", fetch: null });
       return;
@@ -120,10 +139,12 @@ export class CrawlPool {
     // Until the page is fetched the fetcher's own timeouts bound the wait; this catches a worker
     // that stopped answering altogether.
     const c = this.#config;
-    const fetchBound = (c.connectTimeoutS + c.readTimeoutS + c.maxRetryAfterS + 5) * (c.maxRetries + 1) * 1000;
+    const fetchBound =
+      (c.connectTimeoutS + c.readTimeoutS + c.maxRetryAfterS + 5) * (c.maxRetries + 1) * 1000;
     this.#arm(slot, pending, fetchBound, "did not fetch in time");
     void slot.ready.then(() => {
-      if (!slot.dead) slot.worker.postMessage({ type: "page", task: pending.task } satisfies ToWorker);
+      if (!slot.dead)
+        slot.worker.postMessage({ type: "page", task: pending.task } satisfies ToWorker);
     });
   }
 
@@ -146,23 +167,44 @@ export class CrawlPool {
         slot.releases.delete(message.ticket);
         return;
       case "record":
-        this.#options.pacer.record(message.host, message.elapsedMs, message.status, message.retryAfterS);
+        this.#options.pacer.record(
+          message.host,
+          message.elapsedMs,
+          message.status,
+          message.retryAfterS,
+        );
         return;
       case "fetched": {
         const pending = slot.tasks.get(message.id);
         if (!pending) return;
         pending.fetchedStatus = message.status;
-        this.#arm(slot, pending, this.#config.processingTimeoutS * 1000, `processing ran past ${this.#config.processingTimeoutS} s`);
+        this.#arm(
+          slot,
+          pending,
+          this.#config.processingTimeoutS * 1000,
+          `processing ran past ${this.#config.processingTimeoutS} s`,
+        );
         return;
       }
       case "done": {
         const pending = slot.tasks.get(message.id);
-        if (pending) this.#settle(slot, pending, { kind: "done", fetch: message.fetch, outcome: message.outcome, page: message.page });
+        if (pending)
+          this.#settle(slot, pending, {
+            kind: "done",
+            fetch: message.fetch,
+            outcome: message.outcome,
+            page: message.page,
+          });
         return;
       }
       case "failed": {
         const pending = slot.tasks.get(message.id);
-        if (pending) this.#settle(slot, pending, { kind: "failed", reason: `processing failed: ${message.error}`, fetch: null });
+        if (pending)
+          this.#settle(slot, pending, {
+            kind: "failed",
+            reason: `processing failed: ${message.error}`,
+            fetch: null,
+          });
         return;
       }
       case "ready":
@@ -179,7 +221,11 @@ export class CrawlPool {
   /** A task outlived its bound: the worker is replaced, the task fails, its siblings retry. */
   #hung(slot: Slot, pending: Pending, what: string): void {
     if (slot.dead) return;
-    this.#settle(slot, pending, { kind: "failed", reason: `the page ${what}; its worker was replaced`, fetch: null });
+    this.#settle(slot, pending, {
+      kind: "failed",
+      reason: `the page ${what}; its worker was replaced`,
+      fetch: null,
+    });
     this.#lost(slot, "its worker was replaced after another page hung it");
   }
 

@@ -39,7 +39,12 @@ export function knownPageUrls(db: Db, domain: string): string[] {
 }
 
 /** Another stored page of the domain with the same text, or null. */
-export function findSameText(db: Db, domain: string, textHash: string, excludeId: string): string | null {
+export function findSameText(
+  db: Db,
+  domain: string,
+  textHash: string,
+  excludeId: string,
+): string | null {
   return (
     db
       .select({ url: pages.url })
@@ -74,15 +79,29 @@ export function setDomainEntry(db: Db, domain: string, entryUrl: string): void {
 }
 
 export function setDomainRobots(db: Db, domain: string, status: string, at: string): void {
-  db.update(domains).set({ robotsStatus: status, robotsCheckedAt: at }).where(eq(domains.domain, domain)).run();
+  db.update(domains)
+    .set({ robotsStatus: status, robotsCheckedAt: at })
+    .where(eq(domains.domain, domain))
+    .run();
 }
 
 export function saveSitemap(
   db: Db,
-  row: { domain: string; url: string; jobId: string; status: string; urlCount: number; lastModified: string | null; fetchedAt: string },
+  row: {
+    domain: string;
+    url: string;
+    jobId: string;
+    status: string;
+    urlCount: number;
+    lastModified: string | null;
+    fetchedAt: string;
+  },
 ): void {
   const { domain: _, url: __, ...update } = row;
-  db.insert(sitemaps).values(row).onConflictDoUpdate({ target: [sitemaps.domain, sitemaps.url], set: update }).run();
+  db.insert(sitemaps)
+    .values(row)
+    .onConflictDoUpdate({ target: [sitemaps.domain, sitemaps.url], set: update })
+    .run();
 }
 
 /**
@@ -90,7 +109,12 @@ export function saveSitemap(
  * pages that have any; none below `minPages` such pages. Counted in SQL: a large site has
  * hundreds of thousands of internal links.
  */
-export function repeatedLinks(db: Db, domain: string, share: number, minPages: number): [string, string][] {
+export function repeatedLinks(
+  db: Db,
+  domain: string,
+  share: number,
+  minPages: number,
+): [string, string][] {
   const c = db.$client;
   const total =
     c
@@ -108,12 +132,18 @@ export function repeatedLinks(db: Db, domain: string, share: number, minPages: n
 }
 
 /** Stores the domain's template links and recounts body citations without them. */
-export function recomputeInlinks(db: Db, domain: string, template: readonly (readonly [string, string])[]): void {
+export function recomputeInlinks(
+  db: Db,
+  domain: string,
+  template: readonly (readonly [string, string])[],
+): void {
   db.transaction((tx) => {
     tx.delete(templateLinks).where(eq(templateLinks.domain, domain)).run();
     for (let i = 0; i < template.length; i += 500) {
       tx.insert(templateLinks)
-        .values(template.slice(i, i + 500).map(([targetUrl, anchor]) => ({ domain, targetUrl, anchor })))
+        .values(
+          template.slice(i, i + 500).map(([targetUrl, anchor]) => ({ domain, targetUrl, anchor })),
+        )
         .onConflictDoNothing()
         .run();
     }

@@ -231,7 +231,13 @@ export function leaseJob(
     ];
     if (options.exclude?.length) where.push(notInArray(jobs.id, [...options.exclude]));
     if (options.only) where.push(eq(jobs.id, options.only));
-    const row = tx.select().from(jobs).where(and(...where)).orderBy(asc(jobs.createdAt)).limit(1).get();
+    const row = tx
+      .select()
+      .from(jobs)
+      .where(and(...where))
+      .orderBy(asc(jobs.createdAt))
+      .limit(1)
+      .get();
     if (!row) return null;
     return (
       tx

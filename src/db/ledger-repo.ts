@@ -73,7 +73,13 @@ export function setUrl(
 }
 
 /** Moves every URL of a bucket to another (pending → budget / stoppedEarly at the end). */
-export function moveBucket(db: Db, jobId: string, from: Bucket, to: Bucket, reason: string): number {
+export function moveBucket(
+  db: Db,
+  jobId: string,
+  from: Bucket,
+  to: Bucket,
+  reason: string,
+): number {
   return db
     .update(jobUrls)
     .set({ bucket: to, reason, updatedAt: now() })
@@ -110,7 +116,12 @@ export function ledgerUrls(db: Db, jobId: string): Set<string> {
 }
 
 /** Records how URLs were found (by sitemap, by link): the two captures of the size estimate. */
-export function recordDiscovery(db: Db, jobId: string, urls: readonly string[], how: "sitemap" | "link"): void {
+export function recordDiscovery(
+  db: Db,
+  jobId: string,
+  urls: readonly string[],
+  how: "sitemap" | "link",
+): void {
   if (urls.length === 0) return;
   const column = how === "sitemap" ? "by_sitemap" : "by_link";
   db.transaction((tx) => {

@@ -1,8 +1,11 @@
 /** Bad input on every endpoint gets a 4xx problem document, never a 500 or a stack trace. */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { createKey } from "../../src/services/keys-service.ts";
 import { expectProblem, makeApp, type TestApp } from "../helpers/app.ts";
+
+// Real servers, processes and crawls: more than bun's default 5 s (bunfig.toml has no timeout key).
+setDefaultTimeout(60_000);
 
 let api: TestApp;
 beforeAll(() => {

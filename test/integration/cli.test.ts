@@ -1,9 +1,12 @@
 /** The command line, as a user runs it: keys, settings checked at start, serve over a socket. */
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers/app.ts";
 import { CLI, cliEnv, freePort, runCli } from "../helpers/cli.ts";
+
+// Real servers, processes and crawls: more than bun's default 5 s (bunfig.toml has no timeout key).
+setDefaultTimeout(60_000);
 
 const dirs: string[] = [];
 afterEach(() => {

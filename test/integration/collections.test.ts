@@ -1,7 +1,10 @@
 /** Shelves over the API and from the shell: create, place with a reason, read, remove. */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { expectProblem, makeApp, type TestApp } from "../helpers/app.ts";
 import { runCli } from "../helpers/cli.ts";
+
+// Real servers, processes and crawls: more than bun's default 5 s (bunfig.toml has no timeout key).
+setDefaultTimeout(60_000);
 
 let api: TestApp;
 beforeAll(() => {

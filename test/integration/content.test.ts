@@ -1,7 +1,10 @@
 /** Page reads over pages stored through the crawler's write path: filters, sorts, one page, markdown. */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { makeApp, type TestApp } from "../helpers/app.ts";
 import { testJob, writePage } from "../helpers/pages.ts";
+
+// Real servers, processes and crawls: more than bun's default 5 s (bunfig.toml has no timeout key).
+setDefaultTimeout(60_000);
 
 let api: TestApp;
 const ids: Record<string, string> = {};

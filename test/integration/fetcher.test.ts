@@ -1,10 +1,13 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { testConfig } from "../../src/config.ts";
 import { classify } from "../../src/crawl/fetch-errors.ts";
 import { contentType, location, parseRetryAfter } from "../../src/crawl/fetch-result.ts";
 import { ACCEPT_ENCODING, Fetcher, fetcherOptions } from "../../src/crawl/fetcher.ts";
 import { HostThrottle } from "../../src/crawl/politeness.ts";
 import { type HostileSite, startHostileSite } from "./support/hostile-site.ts";
+
+// Real servers, processes and crawls: more than bun's default 5 s (bunfig.toml has no timeout key).
+setDefaultTimeout(60_000);
 
 const MB = 1 << 20;
 let site: HostileSite | null = null;

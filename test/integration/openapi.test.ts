@@ -2,11 +2,14 @@
  * The OpenAPI document documents every endpoint and parameter of SPEC.md (its endpoint table,
  * walked here) and CONTRACT.md, with problem documents for errors and a key for writes.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { makeApp, type TestApp } from "../helpers/app.ts";
+
+// Real servers, processes and crawls: more than bun's default 5 s (bunfig.toml has no timeout key).
+setDefaultTimeout(60_000);
 
 const FIXTURE = join(import.meta.dir, "../fixtures/spec/SPEC.md");
 const SHARED = join(import.meta.dir, "../../../shared/SPEC.md");

@@ -1,9 +1,12 @@
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { testConfig } from "../../src/config.ts";
 import { Fetcher, fetcherOptions } from "../../src/crawl/fetcher.ts";
 import { RobotsReader } from "../../src/crawl/robots-cache.ts";
 import { readSitemaps } from "../../src/crawl/sitemap-reader.ts";
 import { inScope } from "../../src/crawl/urls.ts";
+
+// Real servers, processes and crawls: more than bun's default 5 s (bunfig.toml has no timeout key).
+setDefaultTimeout(60_000);
 
 type Route = (req: Request) => Response | Promise<Response>;
 const servers: { stop(force?: boolean): unknown }[] = [];

@@ -1,9 +1,12 @@
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { testConfig } from "../../src/config.ts";
 import { Fetcher, fetcherOptions } from "../../src/crawl/fetcher.ts";
 import type { Resolver } from "../../src/crawl/guard.ts";
 import { type HostileSite, startHostileSite } from "./support/hostile-site.ts";
+
+// Real servers, processes and crawls: more than bun's default 5 s (bunfig.toml has no timeout key).
+setDefaultTimeout(60_000);
 
 const TLS_DIR = join(import.meta.dir, "../fixtures/tls");
 const read = (name: string) => Bun.file(join(TLS_DIR, name)).text();

@@ -1,9 +1,12 @@
 import { Database } from "bun:sqlite";
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { openReader, openStore } from "../../src/db/client.ts";
 import { tempDir } from "../helpers/app.ts";
+
+// Real servers, processes and crawls: more than bun's default 5 s (bunfig.toml has no timeout key).
+setDefaultTimeout(60_000);
 
 const dirs: string[] = [];
 afterEach(() => {

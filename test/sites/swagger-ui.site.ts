@@ -2,9 +2,12 @@
  * Swagger UI at /api/docs in headless Chromium: it renders offline (every request it makes goes
  * to this server), lists the operations, and can try a write with a Bearer key.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { type Browser, chromium } from "playwright-core";
 import { makeApp, type TestApp } from "../helpers/app.ts";
+
+// Real servers, processes and crawls: more than bun's default 5 s (bunfig.toml has no timeout key).
+setDefaultTimeout(60_000);
 
 const CHROMIUM = process.env.WEBCORPUS_TEST_CHROMIUM ?? "/usr/bin/chromium";
 

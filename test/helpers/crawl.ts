@@ -1,0 +1,74 @@
+/** Crawls in-process with the real scheduler and worker pool, on a real SQLite file. */
+import { expect } from "bun:test";
+import { type Config, type SettingName, testConfig } from "../../src/config.ts";
+import { CrawlScheduler } from "../../src/crawl/crawl-scheduler.ts";
+import { openStore, type Store } from "../../src/db/client.ts";
+import { crawlRequest, startCrawl } from "../../src/services/crawl-service.ts";
+import { type JobView, jobView, requireJob } from "../../src/services/jobs-service.ts";
+import { tempDir } from "./app.ts";
+
+export interface Crawler {
+  readonly config: Config;
+  readonly store: Store;
+  readonly dataDir: string;
+  crawl(
+    domain: string,
+    body?: { budget?: number; refresh?: boolean; force?: boolean },
+  ): Promise<JobView>;
+  view(jobId: string): JobView;
+  close(): void;
+}
+
+export function crawler(
+  settings: Partial<Record<SettingName, string>>,
+  dataDir = tempDir(),
+): Crawler {
+  const config = testConfig({
+    DATA_DIR: dataDir,
+    ALLOW_PRIVATE_SUFFIXES: "true",
+    CONNECT_TO_ONLY: "true",
+    CRAWL_DELAY_S: "0",
+    HOST_CONCURRENCY: "8",
+    WORKER_PROCESSES: "1",
+    EMBEDDINGS: "false",
+    ...settings,
+  });
+  const store = openStore(config.databasePath);
+  const view = (jobId: string) =>
+    jobView({ db: store.read, embeddingBacklog: null }, requireJob(store.read, jobId));
+  return {
+    config,
+    store,
+    dataDir,
+    view,
+    async crawl(domain, body = {}) {
+      const job = startCrawl(store.write, crawlRequest(config, { domain, ...body }), null, null);
+      const scheduler = new CrawlScheduler(
+        { config, db: store.write, log: () => {} },
+        { only: job.id },
+      );
+      scheduler.start();
+      await scheduler.waitFor(job.id);
+      await scheduler.stop();
+      return view(job.id);
+    },
+    close() {
+      store.close();
+    },
+  };
+}
+
+const FINAL = ["completed", "partial", "failed", "cancelled"];
+
+/** Every known URL in exactly one bucket: the sum is the total, `unaccounted` is 0. */
+export function expectInvariant(view: JobView): void {
+  const { buckets, total } = view.coverage;
+  expect(buckets.unaccounted.count).toBe(0);
+  expect(Object.values(buckets).reduce((n, b) => n + b.count, 0)).toBe(total);
+  expect(total).toBe(view.progress.discovered);
+  if (FINAL.includes(view.state)) expect(buckets.pending.count).toBe(0);
+  if (view.state === "completed") {
+    expect(buckets.budget.count).toBe(0);
+    expect(buckets.stoppedEarly.count).toBe(0);
+  }
+}
