@@ -2,6 +2,7 @@
 /** `bun run webcorpus COMMAND`: serve | keys | crawl | inspect | shelves. */
 import { CliError } from "./cli/context.ts";
 import { CRAWL_USAGE, crawlCommand } from "./cli/crawl-command.ts";
+import { INSPECT_USAGE, inspectCommand } from "./cli/inspect-command.ts";
 import { KEYS_USAGE, keysCommand } from "./cli/keys-command.ts";
 import { SERVE_USAGE, serveCommand } from "./cli/serve-command.ts";
 import { SHELVES_USAGE, shelvesCommand } from "./cli/shelves-command.ts";
@@ -13,7 +14,7 @@ ${SERVE_USAGE}
        run the API, the MCP endpoint and the crawl workers (data dir: WEBCORPUS_DATA_DIR)
 ${KEYS_USAGE}
 ${CRAWL_USAGE}
-usage: webcorpus inspect FILE --url URL [--explain]
+${INSPECT_USAGE}
 ${SHELVES_USAGE}`;
 
 type Command = (argv: string[]) => number | Promise<number>;
@@ -29,7 +30,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   keys: keysCommand,
   shelves: shelvesCommand,
   crawl: crawlCommand,
-  inspect: notYet("inspect"),
+  inspect: inspectCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
