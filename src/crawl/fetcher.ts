@@ -117,7 +117,9 @@ export class Fetcher {
       }
       result = { ...result, url, attempts: attempt };
       const decision = classify(result, o.maxRetryAfterS);
-      this.#pacer.record(host, result.elapsedMs, result.status, decision.retryAfterS);
+      // The host is held for a Retry-After we honour; one past the cap only slows it down.
+      const hold = decision.retry === "throttled" ? decision.retryAfterS : null;
+      this.#pacer.record(host, result.elapsedMs, result.status, hold);
       const wait = this.#waitFor(decision.retry, decision.retryAfterS, retries, throttledWaitS);
       if (wait === null) return result;
       if (decision.retry === "throttled") throttledWaitS += wait / 1000;

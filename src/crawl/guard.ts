@@ -12,7 +12,6 @@
  * connect-to targets included. A URL whose host is an IP literal is never mapped and always
  * checked. `CONNECT_TO_ONLY` refuses any host no rule names (never asks DNS).
  */
-import { lookup } from "node:dns/promises";
 import { isPublicAddress } from "./address-policy.ts";
 import {
   type ConnectToRule,
@@ -32,9 +31,13 @@ export interface ResolvedAddress {
 /** Every address of a name. Injected in tests (a rebinding resolver answers differently each call). */
 export type Resolver = (host: string) => Promise<readonly ResolvedAddress[]>;
 
-/** The system resolver (getaddrinfo through Bun's `dns.lookup`, all addresses). */
+/**
+ * The system resolver: Bun's `dns.lookup` (getaddrinfo), every address, with Bun's own DNS cache
+ * (30 s; BUN_CONFIG_DNS_TIME_TO_LIVE_SECONDS). A cached answer is safe: it is checked like a
+ * fresh one, and the connection goes to the address checked.
+ */
 export const systemResolver: Resolver = async (host) => {
-  const found = await lookup(host, { all: true, verbatim: true });
+  const found = await Bun.dns.lookup(host);
   return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
 

@@ -42,38 +42,38 @@ function lowerHeaders(headers: Headers): Record<string, string> {
   return out;
 }
 
-/** Races a promise against a timer that aborts the exchange with a timeout failure. */
-async function within<T>(
-  promise: Promise<T>,
+/** Aborts `controller` with a timeout failure when not fed for `ms` (one timer, refreshed). */
+function watchdog(
+  controller: AbortController,
   ms: number,
-  onTimeout: () => FetchFailure,
-): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new FetchAbort(onTimeout())), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  detail: string,
+): { feed(): void; stop(): void } {
+  const timer = setTimeout(() => controller.abort(new FetchAbort({ kind: "timeout", detail })), ms);
+  return { feed: () => timer.refresh(), stop: () => clearTimeout(timer) };
 }
 
 async function readCapped(
   body: ReadableStream<Uint8Array>,
   limits: ExchangeLimits,
   encoded: boolean,
+  controller: AbortController,
 ): Promise<Uint8Array> {
   const reader = body.getReader();
+  const idle = watchdog(
+    controller,
+    limits.readTimeoutMs,
+    `no body bytes for ${limits.readTimeoutMs / 1000} s`,
+  );
+  const onAbort = () => reader.cancel().catch(() => {});
+  controller.signal.addEventListener("abort", onAbort, { once: true });
   const parts: Uint8Array[] = [];
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await within(reader.read(), limits.readTimeoutMs, () => ({
-        kind: "timeout",
-        detail: `no body bytes for ${limits.readTimeoutMs / 1000} s`,
-      }));
+      const { done, value } = await reader.read();
+      if (controller.signal.aborted) throw controller.signal.reason;
       if (done) break;
+      idle.feed();
       size += value.byteLength;
       if (size > limits.maxBodyBytes) {
         throw new FetchAbort({
@@ -86,6 +86,9 @@ async function readCapped(
   } catch (err) {
     reader.cancel().catch(() => {});
     throw err;
+  } finally {
+    idle.stop();
+    controller.signal.removeEventListener("abort", onAbort);
   }
   if (parts.length === 1) return parts[0] as Uint8Array;
   const out = new Uint8Array(size);
@@ -136,17 +139,19 @@ export async function exchange(
     if (target.serverName) tls.serverName = target.serverName;
     if (deps.ca) tls.ca = typeof deps.ca === "string" ? deps.ca : [...deps.ca];
     const headerMs = limits.connectTimeoutMs + limits.readTimeoutMs;
-    const response = await within(
-      fetch(target.fetchUrl, {
+    const waiting = watchdog(controller, headerMs, `no response within ${headerMs / 1000} s`);
+    let response: Response;
+    try {
+      response = await fetch(target.fetchUrl, {
         method: request.method ?? "GET",
         headers: { ...request.headers, Host: target.hostHeader },
         redirect: "manual",
         signal: controller.signal,
         tls,
-      } as RequestInit),
-      headerMs,
-      () => ({ kind: "timeout", detail: `no response within ${headerMs / 1000} s` }),
-    );
+      } as RequestInit);
+    } finally {
+      waiting.stop();
+    }
     status = response.status;
     headers = lowerHeaders(response.headers);
     const declared = Number(headers["content-length"] ?? Number.NaN);
@@ -157,7 +162,7 @@ export async function exchange(
       });
     }
     const body = response.body
-      ? await readCapped(response.body, limits, Boolean(headers["content-encoding"]))
+      ? await readCapped(response.body, limits, Boolean(headers["content-encoding"]), controller)
       : new Uint8Array(0);
     return result(body, null);
   } catch (err) {

@@ -26,6 +26,36 @@ export function gzipBomb(mib: number): Uint8Array {
 let bombCache: Uint8Array | null = null;
 let brBombCache: Uint8Array | null = null;
 
+/** What the home page links to (a crawl of the site meets every trap from here). */
+export const HOME_LINKS = [
+  "/ok",
+  "/gz",
+  "/bomb",
+  "/huge",
+  "/slow",
+  "/flaky",
+  "/flaky500",
+  "/limited",
+  "/gateway",
+  "/plain",
+  "/noindex-header",
+  "/redirect/chain-1",
+  "/redirect/loop-a",
+  "/redirect/to-loopback",
+  "/redirect/to-internal",
+  "/redirect/to-file",
+  "/status/404",
+  "/status/410",
+  "/status/500",
+  "/private/secret",
+  "/calendar?month=1",
+  "/a/",
+  "/files/report.pdf",
+  "mailto:someone@hostile.example",
+  "https://elsewhere.org/",
+];
+const SITEMAP_PATHS = ["/", "/ok", "/status/410"];
+
 export interface Hit {
   readonly host: string;
   readonly path: string;
@@ -101,7 +131,7 @@ export async function startHostileSite(knobs: Partial<HostileKnobs> = {}): Promi
     slowS: 3,
     dripMs: 500,
     hugeBytes: 60 * MB,
-    robots: "User-agent: *\nDisallow: /private/\n",
+    robots: "User-agent: *\nDisallow: /private/\nSitemap: /sitemap.xml\n",
     ...knobs,
   };
   const hits: Hit[] = [];
@@ -127,6 +157,21 @@ export async function startHostileSite(knobs: Partial<HostileKnobs> = {}): Promi
     const { u, n } = record(req, hits);
     const p = u.pathname;
     switch (p) {
+      case "/":
+        return page(
+          html("Hostile home", HOME_LINKS.map((l) => `<a href="${l}">${l}</a>`).join("\n")),
+        );
+      case "/sitemap.xml":
+        return new Response(
+          `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${SITEMAP_PATHS.map((p) => `<url><loc>http://${req.headers.get("host")}${p}</loc><lastmod>2026-03-02</lastmod></url>`).join("")}</urlset>`,
+          { headers: { "content-type": "application/xml" } },
+        );
+      case "/noindex-header":
+        return page(html("Staging notes"), { headers: { "x-robots-tag": "noindex" } });
+      case "/private/secret":
+        return page(html("Private area"));
+      case "/files/report.pdf":
+        return new Response("%PDF-1.4", { headers: { "content-type": "application/pdf" } });
       case "/ok":
         return page("hello");
       case "/echo":
@@ -257,6 +302,7 @@ export async function startHostileSite(knobs: Partial<HostileKnobs> = {}): Promi
       case "/ssrf-target":
         return page("SSRF TARGET REACHED");
     }
+    if (/^(\/a)+\/$/.test(p)) return page(html(`Level ${p.length / 2}`, '<a href="a/">Deeper</a>'));
     const status = /^\/status\/(\d{3})$/.exec(p)?.[1];
     if (status) return page(html(`Error ${status}`), { status: Number(status) });
     return page(html("Not found"), { status: 404 });
