@@ -429,3 +429,21 @@ export function loadConfig(
 export function testConfig(settings: Partial<Record<SettingName, string>> = {}): Config {
   return loadConfig({}, { overrides: settings, dotenvPath: "/nonexistent/.env" }).config;
 }
+
+/**
+ * The crawler connects to the address its SSRF guard checked, never through a proxy: Bun's fetch
+ * would otherwise follow HTTP_PROXY/HTTPS_PROXY from the environment, and a proxy connects
+ * wherever it likes (internal networks included). Called by the crawl scheduler and workers.
+ */
+export function disableProxies(): void {
+  for (const name of [
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+  ]) {
+    delete process.env[name];
+  }
+}

@@ -5,7 +5,7 @@
  * expired, or its owner's process on this host is gone) is taken over and resumed.
  */
 import { hostname } from "node:os";
-import type { Config } from "../config.ts";
+import { type Config, disableProxies } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { expireLeases, leaseJob, runningOwners } from "../db/jobs-repo.ts";
 import { isoNow } from "../services/clock.ts";
@@ -56,6 +56,7 @@ export class CrawlScheduler {
     this.#deps = deps;
     this.#options = options;
     const { config } = deps;
+    disableProxies();
     this.throttle = HostThrottle.fromConfig(config);
     const size = config.workerProcesses || navigator.hardwareConcurrency || 1;
     this.pool = new CrawlPool(config, {

@@ -3,7 +3,7 @@
  * throttle over messages) and processes them (extract, facets, chunks) off the thread that
  * serves HTTP. One worker runs many fetches at once; processing is synchronous CPU work.
  */
-import type { Config } from "../config.ts";
+import { type Config, disableProxies } from "../config.ts";
 import { Fetcher, fetcherOptions } from "./fetcher.ts";
 import {
   type FetchMeta,
@@ -80,6 +80,7 @@ async function runPage(task: PageTask): Promise<void> {
 }
 
 function init(config: Config, ca?: readonly string[]): void {
+  disableProxies();
   fetcher = new Fetcher(fetcherOptions(config, { pacer, ...(ca ? { ca } : {}) }));
   post({ type: "ready" });
 }
