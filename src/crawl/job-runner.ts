@@ -17,6 +17,7 @@ import { isoNow } from "../services/clock.ts";
 import { recomputeCitations } from "./citations.ts";
 import { discover } from "./job-discovery.ts";
 import { type JobDeps, JobRun } from "./job-run.ts";
+import { takeScreenshots } from "./job-screenshots.ts";
 import { visit } from "./page-visit.ts";
 import { RobotsReader } from "./robots-cache.ts";
 import { TrapGuard, trapLimits } from "./trap-guard.ts";
@@ -188,6 +189,13 @@ export class JobRunner {
       }
     }
     recomputeCitations(db, run.domain);
+    if (
+      run.params.shots > 0 &&
+      state !== "cancelled" &&
+      !(await takeScreenshots(run, run.params.shots))
+    ) {
+      state = "cancelled"; // while its screenshots were being taken
+    }
     if (state !== "cancelled") {
       const embedded = await this.#waitForEmbeddings();
       if (embedded === "stopped") {

@@ -13,7 +13,7 @@ export interface Crawler {
   readonly dataDir: string;
   crawl(
     domain: string,
-    body?: { budget?: number; refresh?: boolean; force?: boolean },
+    body?: { budget?: number; refresh?: boolean; force?: boolean; shots?: number | boolean },
   ): Promise<JobView>;
   view(jobId: string): JobView;
   close(): void;
