@@ -17,7 +17,7 @@ test("no browser: the crawl completes and the report names the missing browser",
     const view = await c.crawl("nobrowser.test", { shots: true });
     expectInvariant(view);
     expect(view.state).toBe("completed");
-    expect(view.params.shots).toBe(1);
+    expect(view.params.shots).toBe(10);
     expect(view.screenshots).toEqual({
       requested: 1,
       taken: 0,
