@@ -70,7 +70,12 @@ export async function discover(run: JobRun): Promise<void> {
 
 async function sitemaps(run: JobRun, origin: string): Promise<void> {
   const { config } = run.deps;
-  const listed = (await run.robots.policy(`${origin}/`)).sitemaps;
+  const policy = await run.robots.policy(`${origin}/`);
+  // RFC 9309: a robots.txt answering 5xx disallows everything, sitemaps included.
+  if (policy.status === "unreachable") return;
+  const listed = policy.sitemaps;
+  const allowed = (url: string) =>
+    inScope(url, run.domain) && (!url.startsWith(`${origin}/`) || policy.allowed(url));
   let found = 0;
   const result = await readSitemaps({
     fetcher: run.deps.fetcher,
@@ -78,7 +83,7 @@ async function sitemaps(run: JobRun, origin: string): Promise<void> {
     listed,
     maxSitemaps: config.maxSitemaps,
     maxSitemapUrls: config.maxSitemapUrls,
-    inScope: (url) => inScope(url, run.domain),
+    inScope: allowed,
     cancelled: () => run.halted,
     onEntries: (entries) => {
       found += entries.length;
