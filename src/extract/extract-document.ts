@@ -113,7 +113,7 @@ function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): 
     plain = markdownToText(rendered.markdown);
   } else {
     const raw = readLinks(doc, urls, null);
-    const main = selectMainContent(doc, opts.mainContent);
+    const main = selectMainContent(doc, opts.mainContent, () => parseHtml(text));
     rendered = main
       ? render(main, urls)
       : { markdown: "", assets: [], codeBlocks: 0, inlineCodeChars: 0 };
