@@ -35,9 +35,9 @@ export const PATH_RULES = table([
     "careers",
     3,
   ],
-  [String.raw`/(jobs|careers|positions|openings|vacancies)/[^/]+`, "job", 2.5],
+  ["/(jobs|careers|positions|openings|vacancies)/[^/]+", "job", 2.5],
   [
-    String.raw`/(docs?|documentation|manual|handbook|guides?|tutorials?|learn|howto|kb-docs|dokumentation)(/|$)`,
+    "/(docs?|documentation|manual|handbook|guides?|tutorials?|learn|howto|kb-docs|dokumentation)(/|$)",
     "docs",
     2,
   ],
@@ -46,13 +46,9 @@ export const PATH_RULES = table([
     "api_reference",
     2,
   ],
-  [String.raw`/(blog|blogs|posts?|articles?|journal|stories)(/|$)`, "blog", 2.5],
-  [String.raw`/(news|press|newsroom|press-releases?|media-center)(/|$)`, "news", 2.5],
-  [
-    String.raw`/(case-stud(y|ies)|customers?|customer-stories|success-stories)(/|$)`,
-    "case_study",
-    3,
-  ],
+  ["/(blog|blogs|posts?|articles?|journal|stories)(/|$)", "blog", 2.5],
+  ["/(news|press|newsroom|press-releases?|media-center)(/|$)", "news", 2.5],
+  ["/(case-stud(y|ies)|customers?|customer-stories|success-stories)(/|$)", "case_study", 3],
   [
     String.raw`/(about(-us)?|company|team|leadership|mission|our-story|ueber-uns)(/|\.|$)`,
     "about",
@@ -75,36 +71,32 @@ export const PATH_RULES = table([
     3,
   ],
   [
-    String.raw`/(events?|webinars?|conference|summit|meetups?|workshops?|veranstaltung(en)?|termine|events-messen)(/|$)`,
+    "/(events?|webinars?|conference|summit|meetups?|workshops?|veranstaltung(en)?|termine|events-messen)(/|$)",
     "event",
     3,
   ],
+  ["/(integrations?|apps|marketplace|connectors?|plugins?|extensions)(/|$)", "integration", 3],
   [
-    String.raw`/(integrations?|apps|marketplace|connectors?|plugins?|extensions)(/|$)`,
-    "integration",
-    3,
-  ],
-  [
-    String.raw`/(products?|produkte?|features?|platform|solutions?|services|leistungen|dienstleistungen)(/|$)|-service(s)?/?$`,
+    "/(products?|produkte?|features?|platform|solutions?|services|leistungen|dienstleistungen)(/|$)|-service(s)?/?$",
     "product",
     2.5,
   ],
-  [String.raw`/(lp|landing|campaigns?|get-started|try|demo|offers?|promo)(/|$)`, "landing", 3],
+  ["/(lp|landing|campaigns?|get-started|try|demo|offers?|promo)(/|$)", "landing", 3],
   [
     String.raw`/(tags?|category|categories|kategorien?|produkt[_-]?kategorien?|archives?|page/\d+|search|sitemap|genindex|topics)(/|$)|/collections/[^/]+/?$`,
     "listing",
     3,
   ],
-  [String.raw`/(investors?|ir)(/|$)`, "about", 2],
+  ["/(investors?|ir)(/|$)", "about", 2],
   [
     String.raw`/(nachhaltigkeit|sustainability|verantwortung|unser-?verein|uber-uns|wir-uber-uns)(/|\.|-|$)`,
     "about",
     2.5,
   ],
   [FORUM_PATH, "support", 2.5],
-  [String.raw`/(ratgeber|magazin|magazine)(/|$)`, "blog", 2.5],
-  [String.raw`/(genindex|(py-)?modindex)`, "listing", 5],
-  [String.raw`/(partners?|partner-program(me)?|affiliates?|resellers?)(/|$)`, "landing", 2],
+  ["/(ratgeber|magazin|magazine)(/|$)", "blog", 2.5],
+  ["/(genindex|(py-)?modindex)", "listing", 5],
+  ["/(partners?|partner-program(me)?|affiliates?|resellers?)(/|$)", "landing", 2],
 ]);
 
 /** Patterns on the lowercased host name. */

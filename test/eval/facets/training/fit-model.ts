@@ -73,8 +73,8 @@ export function buildVocab(pages: readonly PoolPage[]): {
       const sg = sites.get(g) as Map<string, Set<string>>;
       for (const t of new Set(toks)) {
         dg.set(t, (dg.get(t) ?? 0) + 1);
-        let s = sg.get(t);
-        if (!s) sg.set(t, (s = new Set()));
+        const s = sg.get(t) ?? new Set<string>();
+        sg.set(t, s);
         if (s.size < PARAMS.minSites) s.add(p.site);
       }
     }
