@@ -86,7 +86,7 @@ export const ALL_RULES: BoilerplateRules = {
   captions: true,
   linkDensity: true,
 };
-export const PAGE_RULES: BoilerplateRules = { ...ALL_RULES, comments: false };
+export const PAGE_RULES: BoilerplateRules = { ...ALL_RULES, comments: false, linkDensity: false };
 
 const COMMENT_TOKEN = /^(?:[a-z0-9]+[-_]+)*(?:comments?|disqus)(?:[-_]+[a-z]+)?$/i;
 

@@ -1,14 +1,18 @@
 /**
  * Main-content selection for pages that are not documentation, then boilerplate pruning.
- * Strategies (compared by test/bench/extraction-f1.ts and the company-pages eval):
+ * Strategies, measured by test/bench/extraction-f1.ts (news articles) and
+ * test/eval/extraction/company-pages.ts (company pages by type):
  * - `readability`: Mozilla Readability's article, as it is;
  * - `readability-clean`: Readability's article with our boilerplate pruning;
  * - `own`: our semantic container, else our densest-prose container, pruned;
- * - `semantic-readability`: our semantic container when the page has one, else Readability's
- *   article, pruned.
+ * - `semantic-readability`: our semantic container when the page has one, else Readability's;
+ * - `page`: the page without its chrome (service pages, listings, grids, forum threads);
+ * - `hybrid` (default): Readability's article when the page is one (it says so in its metadata
+ *   and Readability found prose, or Readability's article holds half the page's text), else
+ *   the page without its chrome.
  */
 import { dropBoilerplate, PAGE_RULES } from "./boilerplate.ts";
-import { type DomDocument, type DomElement, nonSpaceLength, textOf } from "./dom.ts";
+import { type DomDocument, type DomElement, elementsByTag, nonSpaceLength, textOf } from "./dom.ts";
 import { densestContainer, semanticContainer } from "./own-content.ts";
 import { contentLength, pageContent } from "./page-content.ts";
 import { readabilityContent } from "./readability-content.ts";
@@ -22,47 +26,65 @@ export const MAIN_CONTENT_STRATEGIES = [
   "hybrid",
 ] as const;
 export type MainContentStrategy = (typeof MAIN_CONTENT_STRATEGIES)[number];
-export const DEFAULT_STRATEGY: MainContentStrategy = "readability-clean";
+export const DEFAULT_STRATEGY: MainContentStrategy = "hybrid";
 
-const RATIO = Number(Bun.env.HYBRID_RATIO ?? "0.5");
+/** Readability's article is the content when it holds this share of the page's text. */
+const ARTICLE_SHARE = 0.5;
 
-function hybrid(doc: DomDocument, reparse: () => DomDocument | null): [DomElement | null, boolean] {
-  const total = doc.body ? contentLength(doc.body) : 0;
-  const article = readabilityContent(doc);
-  if (article && nonSpaceLength(textOf(article)) >= RATIO * total) return [article, false];
-  const fresh = reparse();
-  return [fresh ? pageContent(fresh) : article, true];
+export interface MainContentInput {
+  readonly doc: DomDocument;
+  /** A fresh parse of the same page (Readability rewrites `doc`; page mode needs it whole). */
+  readonly reparse: () => DomDocument | null;
+  /** The page's metadata says it is an article (JSON-LD type, og:type). */
+  readonly articleHint: boolean;
 }
 
-function choose(doc: DomDocument, strategy: MainContentStrategy): DomElement | null {
+function longParagraphs(node: DomElement): number {
+  let n = 0;
+  for (const p of elementsByTag(node, "p")) if (nonSpaceLength(textOf(p)) >= 80) n++;
+  return n;
+}
+
+/** Readability's article when the page is one article, else the page without its chrome. */
+function hybrid({ doc, reparse, articleHint }: MainContentInput): [DomElement | null, boolean] {
+  const total = doc.body ? contentLength(doc.body) : 0;
+  const article = readabilityContent(doc);
+  if (article !== null) {
+    const hinted = articleHint && longParagraphs(article) >= 1;
+    if (hinted || nonSpaceLength(textOf(article)) >= ARTICLE_SHARE * total) return [article, false];
+  }
+  const fresh = reparse();
+  return fresh === null ? [article, false] : [pageContent(fresh), true];
+}
+
+function choose(
+  input: MainContentInput,
+  strategy: MainContentStrategy,
+): [DomElement | null, boolean] {
+  const { doc } = input;
   switch (strategy) {
     case "readability":
     case "readability-clean":
-      return readabilityContent(doc);
+      return [readabilityContent(doc) ?? doc.body, false];
     case "own":
-      return semanticContainer(doc) ?? densestContainer(doc);
+      return [semanticContainer(doc) ?? densestContainer(doc) ?? doc.body, false];
     case "semantic-readability":
-      return semanticContainer(doc) ?? readabilityContent(doc);
+      return [semanticContainer(doc) ?? readabilityContent(doc) ?? doc.body, false];
     case "page":
-      return pageContent(doc);
+      return [pageContent(doc), true];
     case "hybrid":
-      return null;
+      return hybrid(input);
   }
 }
 
-/** The main content node of `doc` (the tree may be rewritten), or null when there is none. */
+/** The main content node of the page (its tree may be rewritten), or null when there is none. */
 export function selectMainContent(
-  doc: DomDocument,
+  input: MainContentInput,
   strategy: MainContentStrategy = DEFAULT_STRATEGY,
-  reparse: () => DomDocument | null = () => null,
 ): DomElement | null {
-  if (strategy === "hybrid") {
-    const [node, page] = hybrid(doc, reparse);
-    if (node !== null) dropBoilerplate(node, page ? PAGE_RULES : undefined);
-    return node;
+  const [node, page] = choose(input, strategy);
+  if (node !== null && strategy !== "readability") {
+    dropBoilerplate(node, page ? PAGE_RULES : undefined);
   }
-  const node = choose(doc, strategy) ?? doc.body;
-  if (node !== null && strategy !== "readability")
-    dropBoilerplate(node, strategy === "page" ? PAGE_RULES : undefined);
   return node;
 }

@@ -41,7 +41,7 @@ export function isNeverContent(el: DomElement): boolean {
   const role = el.getAttribute("role");
   if (role === "navigation") return true;
   const style = el.getAttribute("style");
-  if (style && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style)) return true;
+  if (style && /display\s*:\s*none/i.test(style)) return true;
   const cls = el.getAttribute("class");
   if (cls && droppedClass(cls)) return true;
   const id = el.getAttribute("id");
