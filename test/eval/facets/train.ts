@@ -30,6 +30,7 @@ const { values } = parseArgs({
     cache: { type: "string", default: ".cache/facet-pool.json" },
     labels: { type: "string", multiple: true },
     precision: { type: "string", default: "int8" },
+    errors: { type: "boolean", default: false },
   },
 });
 
@@ -80,6 +81,14 @@ function crossValidate(k: number): void {
       console.log(
         `  ${head.padEnd(9)} macro-F1 rules ${macroF1(gold, r).toFixed(3)} -> rules+model ${macroF1(gold, m).toFixed(3)}`,
       );
+      if (values.errors && name === "all tune pages") {
+        pages.forEach((p, i) => {
+          if (gold[i] !== m[i])
+            console.log(
+              `    ${p.id.slice(-64).padEnd(64)} gold=${gold[i]} pred=${m[i]} rules=${r[i]}`,
+            );
+        });
+      }
     }
   }
 }
