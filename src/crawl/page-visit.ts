@@ -6,7 +6,7 @@
 import { findSameText, pageInternalLinks, pageState } from "../db/crawl-repo.ts";
 import { recordFetchTime, type UrlEntry } from "../db/ledger-repo.ts";
 import { type LinkRow, type PageWrite, recordUnchanged, savePage } from "../db/page-writes.ts";
-import { originalityFrom } from "../facets/originality.ts";
+import { withMaxSimilarity } from "../facets/score-page.ts";
 import { isoNow } from "../services/clock.ts";
 import { type JobRun, entry as ledgerEntry } from "./job-run.ts";
 import type { FetchMeta } from "./messages.ts";
@@ -212,12 +212,17 @@ function pageWrite(
   const simhash = page.simhash === null ? null : BigInt(`0x${page.simhash}`);
   const nearest = run.simhashes.maxSimilarity(simhash, pid);
   run.simhashes.set(pid, simhash);
-  const originality = originalityFrom(page.boilerplate, nearest, page.facets.words);
-  const explain = {
-    ...page.explain,
-    originality: [...page.explain.originality, `domain max similarity ${nearest.toFixed(3)}`],
-  };
-  const f = page.facets;
+  const scored = withMaxSimilarity(
+    {
+      facets: page.facets,
+      explain: page.explain,
+      simhash: simhash ?? 0n,
+      boilerplate: page.boilerplate,
+    },
+    nearest,
+  );
+  const { explain } = scored;
+  const f = scored.facets;
   return {
     id: pid,
     url,
@@ -245,7 +250,7 @@ function pageWrite(
       topics: f.topics,
       technicality: f.technicality,
       depth: f.depth,
-      originality,
+      originality: f.originality,
       promotional: f.promotional,
       hasCode: f.has_code,
       words: f.words,

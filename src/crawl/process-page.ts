@@ -5,9 +5,7 @@
 import type { ChunkRow } from "../db/page-writes.ts";
 import type { ExtractedDocument } from "../extract/document.ts";
 import { extractDocument } from "../extract/extract-document.ts";
-import { boilerplateShare } from "../facets/originality.ts";
 import { type FacetExplanation, type PageFacets, scorePage } from "../facets/score-page.ts";
-import { simhash64 } from "../facets/simhash.ts";
 
 /** What a worker hands back: plain data, the DOM and the page text left behind. */
 export interface ProcessedPage {
@@ -72,16 +70,14 @@ export function processPage(
   const chunks = options.chunk ? options.chunk(doc.markdown, doc.title) : [];
   lap("chunk");
   const simhash = doc.text
-    ? BigInt.asUintN(64, simhash64(doc.text)).toString(16).padStart(16, "0")
+    ? BigInt.asUintN(64, scored.simhash).toString(16).padStart(16, "0")
     : null;
-  const boilerplate = boilerplateShare(doc, scored.facets.words);
-  lap("simhash");
   const { text, ...rest } = doc;
   const page: ProcessedPage = {
     doc: rest,
     facets: scored.facets,
     explain: scored.explain,
-    boilerplate,
+    boilerplate: scored.boilerplate,
     simhash,
     chunks,
     contentHash: contentHash(body),

@@ -74,11 +74,26 @@ function boilerplateName(value: string): boolean {
 
 export interface BoilerplateRules {
   readonly names: boolean;
+  /** Comment sections are boilerplate beside an article, the content of a forum thread. */
+  readonly comments: boolean;
   readonly captions: boolean;
   readonly linkDensity: boolean;
 }
 
-export const ALL_RULES: BoilerplateRules = { names: true, captions: true, linkDensity: true };
+export const ALL_RULES: BoilerplateRules = {
+  names: true,
+  comments: true,
+  captions: true,
+  linkDensity: true,
+};
+export const PAGE_RULES: BoilerplateRules = { ...ALL_RULES, comments: false, linkDensity: false };
+
+const COMMENT_TOKEN = /^(?:[a-z0-9]+[-_]+)*(?:comments?|disqus)(?:[-_]+[a-z]+)?$/i;
+
+function commentName(value: string): boolean {
+  for (const token of value.split(/\s+/)) if (token && COMMENT_TOKEN.test(token)) return true;
+  return false;
+}
 
 const BLOCKS = new Set([
   "p",
@@ -124,6 +139,12 @@ function isLinkList(el: DomElement): boolean {
 /** Remove boilerplate from below `node` (not `node` itself). */
 export function dropBoilerplate(node: DomNode, rules: BoilerplateRules = ALL_RULES): void {
   const doomed: DomElement[] = [];
+  let total = -1;
+  // A boilerplate-named element holding half the text is a misleading name, not boilerplate.
+  const small = (el: DomElement): boolean => {
+    if (total < 0) total = collapsedLength(textOf(node));
+    return collapsedLength(textOf(el)) <= 0.5 * total;
+  };
   walkElements(node, (el) => {
     const tag = el.localName;
     if (rules.captions && tag === "figcaption") {
@@ -133,7 +154,9 @@ export function dropBoilerplate(node: DomNode, rules: BoilerplateRules = ALL_RUL
     if (rules.names) {
       const cls = el.getAttribute("class");
       const id = el.getAttribute("id");
-      if ((cls && boilerplateName(cls)) || (id && boilerplateName(id))) {
+      const named = (v: string | null) =>
+        v !== null && v !== "" && boilerplateName(v) && (rules.comments || !commentName(v));
+      if ((named(cls) || named(id)) && small(el)) {
         doomed.push(el);
         return false;
       }

@@ -18,7 +18,7 @@ const CHROME_NAME = new RegExp(
   "(?:^|[\\s_-])(?:nav|navbar|navigation|navheader|navfooter|menu|menubar|megamenu|sidebar|" +
     "sphinxsidebar|sphinxsidebarwrapper|side-?bar|breadcrumbs?|footer|header|masthead|" +
     "related|site-?header|site-?footer|topbar|toolbar|pagination|pager|skip-?links?|" +
-    "cookie-?banner|social|share|tags?-?cloud|widget)(?:$|[\\s_-])",
+    "cookie-?banner|social|share|tags?-?cloud)(?:$|[\\s_-])",
   "i",
 );
 

@@ -15,7 +15,7 @@ import type { DomElement } from "./dom.ts";
 import { positionLinks, readLinks } from "./links.ts";
 import { type MainContentStrategy, selectMainContent } from "./main-content.ts";
 import { MarkdownRenderer, type Rendered } from "./markdown.ts";
-import { applyRobots, emptyMeta, readMeta } from "./metadata.ts";
+import { applyRobots, emptyMeta, type PageMeta, readMeta } from "./metadata.ts";
 import { parseHtml } from "./parse.ts";
 import { markdownToText } from "./plain-text.ts";
 import { dropNestedChrome, dropNeverContent } from "./prune.ts";
@@ -72,6 +72,21 @@ function toText(html: Uint8Array | string, contentType: string | undefined): str
   return decodeHtml(html.subarray(0, MAX_HTML_BYTES), contentType);
 }
 
+const ARTICLE_TYPE = /Article$|^BlogPosting$|^Report$/;
+const OTHER_PAGE_TYPE =
+  /^(?:Product|ProductGroup|ItemPage|CollectionPage|ItemList|DiscussionForumPosting|QAPage|FAQPage|SoftwareApplication|LocalBusiness|Offer|SearchResultsPage)$/;
+
+/** The page says it is an article (og:type, or a schema.org article type in JSON-LD). */
+function isArticle(meta: PageMeta): boolean {
+  if (meta.jsonldTypes.some((t) => ARTICLE_TYPE.test(t))) return true;
+  // Many sites say og:type "article" of every page: not believed beside a schema.org type of
+  // another kind of page.
+  return (
+    meta.ogType?.toLowerCase() === "article" &&
+    !meta.jsonldTypes.some((t) => OTHER_PAGE_TYPE.test(t))
+  );
+}
+
 function render(node: DomElement, urls: UrlResolver, chrome?: readonly DomElement[]): Rendered {
   dropNeverContent(node);
   dropNestedChrome(node, chrome);
@@ -113,7 +128,10 @@ function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): 
     plain = markdownToText(rendered.markdown);
   } else {
     const raw = readLinks(doc, urls, null);
-    const main = selectMainContent(doc, opts.mainContent);
+    const main = selectMainContent(
+      { doc, reparse: () => parseHtml(text), articleHint: isArticle(meta) },
+      opts.mainContent,
+    );
     rendered = main
       ? render(main, urls)
       : { markdown: "", assets: [], codeBlocks: 0, inlineCodeChars: 0 };

@@ -1,26 +1,90 @@
-/** Main-content selection for pages that are not documentation. */
-import { ALL_RULES, type BoilerplateRules, dropBoilerplate } from "./boilerplate.ts";
-import type { DomDocument, DomElement } from "./dom.ts";
+/**
+ * Main-content selection for pages that are not documentation, then boilerplate pruning.
+ * Strategies, measured by test/bench/extraction-f1.ts (news articles) and
+ * test/eval/extraction/company-pages.ts (company pages by type):
+ * - `readability`: Mozilla Readability's article, as it is;
+ * - `readability-clean`: Readability's article with our boilerplate pruning;
+ * - `own`: our semantic container, else our densest-prose container, pruned;
+ * - `semantic-readability`: our semantic container when the page has one, else Readability's;
+ * - `page`: the page without its chrome (service pages, listings, grids, forum threads);
+ * - `hybrid` (default): Readability's article when the page is one (it says so in its metadata
+ *   and Readability found prose, or Readability's article holds half the page's text), else
+ *   the page without its chrome.
+ */
+import { dropBoilerplate, PAGE_RULES } from "./boilerplate.ts";
+import { type DomDocument, type DomElement, elementsByTag, nonSpaceLength, textOf } from "./dom.ts";
+import { densestContainer, semanticContainer } from "./own-content.ts";
+import { contentLength, pageContent } from "./page-content.ts";
 import { readabilityContent } from "./readability-content.ts";
 
-export const MAIN_CONTENT_STRATEGIES = ["readability", "readability-clean"] as const;
+export const MAIN_CONTENT_STRATEGIES = [
+  "readability",
+  "readability-clean",
+  "own",
+  "semantic-readability",
+  "page",
+  "hybrid",
+] as const;
 export type MainContentStrategy = (typeof MAIN_CONTENT_STRATEGIES)[number];
+export const DEFAULT_STRATEGY: MainContentStrategy = "hybrid";
 
-function rulesFromEnv(): BoilerplateRules {
-  const off = (Bun.env.BOILERPLATE_OFF ?? "").split(",");
-  return {
-    names: !off.includes("names"),
-    captions: !off.includes("captions"),
-    linkDensity: !off.includes("linkDensity"),
-  };
+/** Readability's article is the content when it holds this share of the page's text. */
+const ARTICLE_SHARE = 0.5;
+
+export interface MainContentInput {
+  readonly doc: DomDocument;
+  /** A fresh parse of the same page (Readability rewrites `doc`; page mode needs it whole). */
+  readonly reparse: () => DomDocument | null;
+  /** The page's metadata says it is an article (JSON-LD type, og:type). */
+  readonly articleHint: boolean;
 }
 
+function longParagraphs(node: DomElement): number {
+  let n = 0;
+  for (const p of elementsByTag(node, "p")) if (nonSpaceLength(textOf(p)) >= 80) n++;
+  return n;
+}
+
+/** Readability's article when the page is one article, else the page without its chrome. */
+function hybrid({ doc, reparse, articleHint }: MainContentInput): [DomElement | null, boolean] {
+  const total = doc.body ? contentLength(doc.body) : 0;
+  const article = readabilityContent(doc);
+  if (article !== null) {
+    const hinted = articleHint && longParagraphs(article) >= 1;
+    if (hinted || nonSpaceLength(textOf(article)) >= ARTICLE_SHARE * total) return [article, false];
+  }
+  const fresh = reparse();
+  return fresh === null ? [article, false] : [pageContent(fresh), true];
+}
+
+function choose(
+  input: MainContentInput,
+  strategy: MainContentStrategy,
+): [DomElement | null, boolean] {
+  const { doc } = input;
+  switch (strategy) {
+    case "readability":
+    case "readability-clean":
+      return [readabilityContent(doc) ?? doc.body, false];
+    case "own":
+      return [semanticContainer(doc) ?? densestContainer(doc) ?? doc.body, false];
+    case "semantic-readability":
+      return [semanticContainer(doc) ?? readabilityContent(doc) ?? doc.body, false];
+    case "page":
+      return [pageContent(doc), true];
+    case "hybrid":
+      return hybrid(input);
+  }
+}
+
+/** The main content node of the page (its tree may be rewritten), or null when there is none. */
 export function selectMainContent(
-  doc: DomDocument,
-  strategy: MainContentStrategy = "readability-clean",
+  input: MainContentInput,
+  strategy: MainContentStrategy = DEFAULT_STRATEGY,
 ): DomElement | null {
-  const node = readabilityContent(doc) ?? doc.body;
-  if (strategy === "readability-clean" && node)
-    dropBoilerplate(node, Bun.env.BOILERPLATE_OFF ? rulesFromEnv() : ALL_RULES);
+  const [node, page] = choose(input, strategy);
+  if (node !== null && strategy !== "readability") {
+    dropBoilerplate(node, page ? PAGE_RULES : undefined);
+  }
   return node;
 }

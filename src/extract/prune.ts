@@ -14,7 +14,11 @@ const SKIP_TAGS = new Set(
   ).split(" "),
 );
 const DROP_CLASS =
-  /(?:^|\s)(?:headerlink|navheader|navfooter|sphinxsidebar|related|breadcrumbs?|skip-?link|sr-only|visually-?hidden|screen-reader-text|copybutton|edit-?this-?page|share|social|newsletter|cookie\S*)(?:\s|$)/i;
+  /(?:^|\s)(?:headerlink|navheader|navfooter|sphinxsidebar|related|breadcrumbs?|skip-?link|sr-only|visually-?hidden|screen-reader-text|copybutton|edit-?this-?page|share|social|newsletter|cookie\S*|consent\S*|gdpr\S*|onetrust\S*|ot-sdk\S*|didomi\S*|qc-cmp\S*)(?:\s|$)/i;
+
+// Cookie-consent managers (OneTrust, Cookiebot, Didomi, Usercentrics, Quantcast, TrustArc, …).
+const CONSENT_ID =
+  /^(?:onetrust|ot-sdk|cookie|consent|gdpr|didomi|usercentrics|qc-cmp|truste|cybot|CybotCookiebot|sp_message|cc-|cky-|iubenda)/i;
 
 const classCache = new Map<string, boolean>();
 
@@ -31,13 +35,17 @@ function droppedClass(cls: string): boolean {
 /** Whether an element is never content, whatever page it is on. */
 export function isNeverContent(el: DomElement): boolean {
   if (SKIP_TAGS.has(el.localName)) return true;
-  if (el.hasAttribute("hidden")) return true;
+  // React's streaming server rendering sends resolved parts as <div hidden id="S:n"> that its
+  // script moves into place: content, not hidden.
+  if (el.hasAttribute("hidden") && !/^S:\d+$/.test(el.getAttribute("id") ?? "")) return true;
   const role = el.getAttribute("role");
   if (role === "navigation") return true;
   const style = el.getAttribute("style");
-  if (style && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style)) return true;
+  if (style && /display\s*:\s*none/i.test(style)) return true;
   const cls = el.getAttribute("class");
-  return cls !== null && cls !== "" && droppedClass(cls);
+  if (cls && droppedClass(cls)) return true;
+  const id = el.getAttribute("id");
+  return id !== null && id !== "" && CONSENT_ID.test(id);
 }
 
 /** Remove what is never content from below `node` (not `node` itself). */

@@ -4,7 +4,8 @@ import type { DomDocument, DomElement } from "./dom.ts";
 
 /**
  * Readability's article element (a new `<div>` holding the original nodes it kept), or null.
- * Readability rewrites the document while it works: read links and metadata first.
+ * Readability rewrites the document while it works: read links and metadata first. Null also
+ * when Readability fails on the tree.
  */
 export function readabilityContent(doc: DomDocument): DomElement | null {
   type Doc = ConstructorParameters<typeof Readability>[0];
@@ -12,5 +13,10 @@ export function readabilityContent(doc: DomDocument): DomElement | null {
     keepClasses: true,
     serializer: (el) => el as unknown as DomElement,
   });
-  return reader.parse()?.content ?? null;
+  try {
+    return reader.parse()?.content ?? null;
+  } catch {
+    // Readability fails on some trees (a candidate without parent); the caller falls back.
+    return null;
+  }
 }

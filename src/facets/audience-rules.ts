@@ -5,15 +5,16 @@
  */
 import type { ExtractedDocument } from "../extract/document.ts";
 import type { RuleDecision } from "./format-rules.ts";
-import { INVESTOR_WORDS, PARTNER_WORDS } from "./rule-words.ts";
+import { INVESTOR_WORDS, PARTNER_WORDS, SHOP_WORDS } from "./rule-words.ts";
 import { HEAD_CHARS, type Signals } from "./signals.ts";
-import { urlParts } from "./type-rules.ts";
 import { uRegex } from "./unicode-regex.ts";
+import { urlParts } from "./url-parts.ts";
 import type { Audience, PageType } from "./vocabulary.ts";
 
 const INVESTOR_PATH = /\/(investors?|ir)(\/|$)/u;
 const PARTNER_PATH = /\/partners?(\/|$)/u;
 const PRESS_PATH = /\/(press|newsroom)/u;
+const CAREER_PATH = /\/(karriere|careers?|jobs)(\/|$)/u;
 /** Press-release formulas (a wire story's dateline is news for everyone, not for the press). */
 const PRESS_RELEASE = uRegex(
   String.raw`(\bannounced today\b|\btoday announced\b|\bpress release\b|\bfor immediate release\b|\bmedia contact\b)`,
@@ -53,6 +54,7 @@ export function classifyAudience(
   const { path } = urlParts(url);
   const words = Math.max(sig.words, 1);
   if (type === "job" || type === "careers") return decide("job_seekers", true, type);
+  if (CAREER_PATH.test(path)) return decide("job_seekers", true, "careers section");
   if (INVESTOR_PATH.test(path) || sig.headBag.count(INVESTOR_WORDS) >= 3) {
     return decide("investors", true, "investor path/words");
   }
@@ -77,6 +79,14 @@ export function classifyAudience(
   }
   if (type === "docs" || type === "api_reference") {
     return decide("technical", false, "documentation");
+  }
+  const shop = sig.headBag.count(SHOP_WORDS);
+  if (
+    (OFFERING_TYPES.has(type) || type === "listing") &&
+    shop >= 2 &&
+    sig.bizHits / words < 0.008
+  ) {
+    return decide("consumers", false, `shop page (${shop} cart/shipping words)`);
   }
   if (BUSINESS_TYPES.has(type)) {
     const bizRate = sig.bizHits / words;

@@ -5,8 +5,8 @@
  * also see the decided type (group `y`). Prediction is a few map look-ups and one small
  * weighted sum of weight rows for the three heads at once.
  *
- * The weights come from the data file `model/facet-model.bin` (see model-file.ts and
- * src/facets/model/README.md for how it is made).
+ * The weights come from the data file `model/facet-model.bin` (see model-file.ts, and
+ * src/facets/README.md for how it is trained or exported).
  */
 import type { FeatureGroup, PageFeatures } from "./model-features.ts";
 

@@ -4,9 +4,10 @@
  * signature counts): only fallbacks may be overridden by a confident learned model.
  */
 import type { ExtractedDocument } from "../extract/document.ts";
+import { isForumThread, isWikiPage } from "./page-kinds.ts";
 import type { Signals } from "./signals.ts";
-import { urlParts } from "./type-rules.ts";
 import { uRegex } from "./unicode-regex.ts";
+import { urlParts } from "./url-parts.ts";
 import type { PageFormat, PageType } from "./vocabulary.ts";
 
 export interface RuleDecision<T> {
@@ -65,6 +66,12 @@ export function classifyFormat(
     (type === "support" && FAQ_PATH.test(path))
   ) {
     return decide("faq", true, `FAQ markup/title or ${sig.questionHeads} question headings`);
+  }
+  if (type === "support" && isForumThread(url, sig)) {
+    return decide("faq", true, "forum or Q&A thread");
+  }
+  if (isWikiPage(url, title) && type !== "docs" && type !== "api_reference") {
+    return decide("reference", true, "wiki article");
   }
   if (type === "contact" || (sig.formFields >= 3 && sig.words < 250)) {
     return decide("form", true, "contact page / form fields");

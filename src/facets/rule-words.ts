@@ -38,3 +38,7 @@ export const HYPE_WORDS = list(
   "best|leading|world-class|powerful|seamless*|effortless*|revolutionary|cutting-edge|innovative|unlock*|boost*|supercharge*|transform*|ultimate|exclusive|amazing|incredible|game-changing|trusted by|award-winning|industry-leading|off|limited time|discount*|free|guaranteed|easy|simple|instantly|all-in-one|next-gen|love|loved|deal|deals|save|fastest|smarter|effortless",
 );
 export const READER_ADDRESS = list("you|your|you'll|you're|yours");
+/** A shop's product or category page: cart, shipping, stock. */
+export const SHOP_WORDS = list(
+  "add to cart|add to basket|add to bag|in den warenkorb|warenkorb|in stock|out of stock|auf lager|sofort lieferbar|lieferzeit|versandkosten|inkl. mwst|zzgl. versand|free shipping|jetzt kaufen|buy now|jetzt bestellen|stückpreis|pro nacht|per night|jetzt buchen|book now",
+);

@@ -15,10 +15,11 @@ import { defaultLanguageDetector } from "./language-detector.ts";
 import type { LanguageDetector } from "./language-id.ts";
 import { pageLocale } from "./locale.ts";
 import { pageFeatures } from "./model-features.ts";
-import { originality } from "./originality.ts";
+import { boilerplateShare, originality, originalityFrom } from "./originality.ts";
 import { packagedModel } from "./packaged-model.ts";
 import { depth, promotional, technicality, tokenStats } from "./scores.ts";
 import { computeSignals, MAX_TEXT } from "./signals.ts";
+import { simhash64 } from "./simhash.ts";
 import { pageTopics } from "./topics.ts";
 import { decideType, typeScores } from "./type-rules.ts";
 import type { Audience, PageFormat, PageType, Topic } from "./vocabulary.ts";
@@ -60,6 +61,10 @@ export type FacetExplanation = Readonly<Record<ExplainedFacet, readonly string[]
 export interface ScoredPage {
   readonly facets: PageFacets;
   readonly explain: FacetExplanation;
+  /** 64-bit SimHash of the main text (simhash.ts): what the store keeps per page. */
+  readonly simhash: bigint;
+  /** Template-link words against main-content words (originality.ts). */
+  readonly boilerplate: number;
 }
 
 export interface ScoreOptions {
@@ -167,5 +172,28 @@ export function scorePage(
     words: sig.words,
     published,
   };
-  return { facets, explain: why };
+  return {
+    facets,
+    explain: why,
+    simhash: simhash64(doc.text),
+    boilerplate: boilerplateShare(doc, sig.words),
+  };
+}
+
+/**
+ * The page's originality once its domain's nearest other page is known: a crawl worker scores a
+ * page with `maxSimilarity` 0 and hands back `simhash`; the thread that owns the domain's
+ * `SimhashIndex` finishes the score here, without the document.
+ */
+export function withMaxSimilarity(scored: ScoredPage, maxSimilarity: number): ScoredPage {
+  const dup = Math.min(1, Math.max(0, (maxSimilarity - 0.75) / 0.2));
+  const why = `max similarity ${maxSimilarity.toFixed(3)} -> dup ${dup.toFixed(2)}, boilerplate ${scored.boilerplate.toFixed(2)}`;
+  return {
+    ...scored,
+    facets: {
+      ...scored.facets,
+      originality: originalityFrom(scored.boilerplate, maxSimilarity, scored.facets.words),
+    },
+    explain: { ...scored.explain, originality: [why] },
+  };
 }

@@ -1,13 +1,12 @@
 /**
  * Near-duplicate signatures: a 64-bit SimHash over the 3-word shingles of the main text.
  *
- * Each distinct shingle is hashed to 64 bits (two seeded xxHash32, native in Bun) and votes on
- * every bit with its number of occurrences; a bit of the signature is set where the votes for it
- * outweigh those against. Similar texts share most shingles and so most bits: `similarity` is
+ * Each shingle is hashed to 64 bits and votes on every bit; a bit of the signature is set where
+ * the votes for it outweigh those against. Similar texts share most shingles and so most bits: `similarity` is
  * 1 - Hamming distance / 64 (unrelated texts land around 0.5, near-duplicates above ~0.9).
  * One integer per page, cheap to store and compare (MinHash would estimate Jaccard more exactly
- * but needs 128+ integers per page). Same algorithm as the reference (which hashed shingles
- * with BLAKE2b-64); the signatures' values differ from its.
+ * but needs 128+ integers per page). Same algorithm as the reference (which hashed each distinct
+ * shingle's text with BLAKE2b-64); the signatures' values differ from its.
  */
 import { WORD_RUN } from "./unicode-regex.ts";
 
@@ -15,46 +14,94 @@ const SHINGLE = 3;
 const SEED_HI = 0x9e3779b9;
 const SEED_LO = 0x85ebca6b;
 const MASK64 = (1n << 64n) - 1n;
+/** A character past U+2E80 (CJK and the scripts after it), as the reference checks. */
+const CJK = /[\u2e81-\uffff]/;
 
 /** Lowercased word tokens; runs of scripts written without spaces (CJK) split into characters. */
 export function simhashTokens(text: string): string[] {
   const toks = text.toLowerCase().match(WORD_RUN) ?? [];
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
-  if (/^[\x00-\x7f]*$/.test(text)) return toks;
   const out: string[] = [];
   for (const t of toks) {
-    const chars = [...t];
-    if (chars.length > 12 && chars.some((c) => (c.codePointAt(0) ?? 0) > 0x2e80))
-      out.push(...chars);
-    else out.push(t);
+    // Python's len() counts code points: a run of more than 12 needs more than 12 UTF-16 units.
+    if (t.length > 12 && CJK.test(t)) {
+      const chars = [...t];
+      if (chars.length > 12) {
+        out.push(...chars);
+        continue;
+      }
+    }
+    out.push(t);
   }
   return out;
 }
 
-/** 64-bit SimHash of the text as a signed 64-bit integer (fits SQLite INTEGER); 0n when empty. */
+const C1 = 0xcc9e2d51;
+const C2 = 0x1b873593;
+
+function rotl(x: number, r: number): number {
+  return (x << r) | (x >>> (32 - r));
+}
+
+/** MurmurHash3's 32-bit combination of three token hashes (one lane of a shingle's hash). */
+function mix(h: number, x: number): number {
+  const k = Math.imul(rotl(Math.imul(x, C1), 15), C2);
+  return (Math.imul(rotl(h ^ k, 13), 5) + 0xe6546b64) | 0;
+}
+
+function combine(seed: number, a: number, b: number, c: number): number {
+  let h = mix(mix(mix(seed, a), b), c);
+  h ^= 12;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** 64-bit SimHash of the text as a signed 64-bit integer (fits SQLite INTEGER); 0n when empty.
+ *
+ * Each token is hashed once (two seeded xxHash32, native in Bun) and each 3-word shingle's
+ * 64 bits combine its tokens' hashes; every occurrence of a shingle votes, which is the same
+ * as weighting a distinct shingle by its count. */
 export function simhash64(text: string): bigint {
   const toks = simhashTokens(text);
   if (!toks.length) return 0n;
-  const weights = new Map<string, number>();
-  if (toks.length < SHINGLE) weights.set(toks.join(" "), 1);
-  else {
-    for (let i = 0; i + SHINGLE <= toks.length; i++) {
-      const s = `${toks[i]} ${toks[i + 1]} ${toks[i + 2]}`;
-      weights.set(s, (weights.get(s) ?? 0) + 1);
+  const hi = new Uint32Array(toks.length);
+  const lo = new Uint32Array(toks.length);
+  const seen = new Map<string, number>();
+  toks.forEach((t, i) => {
+    const j = seen.get(t);
+    if (j === undefined) {
+      seen.set(t, i);
+      hi[i] = Bun.hash.xxHash32(t, SEED_HI);
+      lo[i] = Bun.hash.xxHash32(t, SEED_LO);
+    } else {
+      hi[i] = hi[j] as number;
+      lo[i] = lo[j] as number;
     }
-  }
-  const acc = new Float64Array(64);
+  });
+  const acc = new Int32Array(64);
   let total = 0;
-  for (const [shingle, w] of weights) {
-    total += w;
-    const hi = Bun.hash.xxHash32(shingle, SEED_HI);
-    const lo = Bun.hash.xxHash32(shingle, SEED_LO);
+  const vote = (h: number, l: number) => {
+    total++;
     for (let b = 0; b < 32; b++) {
-      if ((hi >>> b) & 1) acc[31 - b] = (acc[31 - b] as number) + w;
-      if ((lo >>> b) & 1) acc[63 - b] = (acc[63 - b] as number) + w;
+      acc[31 - b] = (acc[31 - b] as number) + ((h >>> b) & 1);
+      acc[63 - b] = (acc[63 - b] as number) + ((l >>> b) & 1);
+    }
+  };
+  if (toks.length < SHINGLE) {
+    const b = toks.length > 1 ? 1 : 0;
+    vote(
+      combine(SEED_HI, hi[0] as number, hi[b] as number, 0),
+      combine(SEED_LO, lo[0] as number, lo[b] as number, 0),
+    );
+  } else {
+    for (let i = 0; i + SHINGLE <= toks.length; i++) {
+      vote(
+        combine(SEED_HI, hi[i] as number, hi[i + 1] as number, hi[i + 2] as number),
+        combine(SEED_LO, lo[i] as number, lo[i + 1] as number, lo[i + 2] as number),
+      );
     }
   }
-  // acc[i] counts the weight voting 1 for bit i (MSB first); set where it outweighs the rest.
+  // acc[i] counts the votes for bit i (MSB first); set where they outweigh those against.
   let hiWord = 0;
   let loWord = 0;
   for (let i = 0; i < 32; i++) {

@@ -2,6 +2,7 @@
  * The evidence tables of the type rules: URL path, host, JSON-LD type and title patterns, each
  * adding a weight to one type label.
  */
+import { FAN_WIKI_HOST, FORUM_HOST, FORUM_PATH } from "./page-kinds.ts";
 import { uRegex } from "./unicode-regex.ts";
 import type { PageType } from "./vocabulary.ts";
 
@@ -34,9 +35,9 @@ export const PATH_RULES = table([
     "careers",
     3,
   ],
-  [String.raw`/(jobs|careers|positions|openings|vacancies)/[^/]+`, "job", 2.5],
+  ["/(jobs|careers|positions|openings|vacancies)/[^/]+", "job", 2.5],
   [
-    String.raw`/(docs?|documentation|manual|handbook|guides?|tutorials?|learn|howto|kb-docs|dokumentation)(/|$)`,
+    "/(docs?|documentation|manual|handbook|guides?|tutorials?|learn|howto|kb-docs|dokumentation)(/|$)",
     "docs",
     2,
   ],
@@ -45,13 +46,9 @@ export const PATH_RULES = table([
     "api_reference",
     2,
   ],
-  [String.raw`/(blog|blogs|posts?|articles?|journal|stories)(/|$)`, "blog", 2.5],
-  [String.raw`/(news|press|newsroom|press-releases?|media-center)(/|$)`, "news", 2.5],
-  [
-    String.raw`/(case-stud(y|ies)|customers?|customer-stories|success-stories)(/|$)`,
-    "case_study",
-    3,
-  ],
+  ["/(blog|blogs|posts?|articles?|journal|stories)(/|$)", "blog", 2.5],
+  ["/(news|press|newsroom|press-releases?|media-center)(/|$)", "news", 2.5],
+  ["/(case-stud(y|ies)|customers?|customer-stories|success-stories)(/|$)", "case_study", 3],
   [
     String.raw`/(about(-us)?|company|team|leadership|mission|our-story|ueber-uns)(/|\.|$)`,
     "about",
@@ -59,12 +56,12 @@ export const PATH_RULES = table([
   ],
   [String.raw`/(contact(-us)?|kontakt|talk-to-sales|contact-sales)(/|\.|$)`, "contact", 3],
   [
-    String.raw`/(legal|privacy|terms|tos|cookies?|imprint|impressum|gdpr|dpa|licen[cs]e|copyright|trust|datenschutz|agb|mentions-legales|conditions-generales[\w-]*|aviso-legal|privacidad|security-policy|acceptable-use|privacy-policy|terms-of-service)(/|\.|-|$)`,
+    String.raw`/(legal|privacy|terms|tos|cookies?|imprint|impressum|gdpr|dpa|licen[cs]e|copyright|trust|datenschutz|agb|mentions-legales|conditions-generales[\w-]*|aviso-legal|privacidad|security-policy|acceptable-use|privacy-policy|terms-of-service|forums?-regeln|forum-rules|community-guidelines)(/|\.|-|$)`,
     "legal",
     3,
   ],
   [
-    String.raw`/(support|help|faq|kb|knowledge-?base|troubleshooting|status|hilfe|ayuda|aide|ajuda)(/|\.|$)`,
+    String.raw`/(support|help|faq|kb|knowledge-?base|troubleshooting|status|hilfe|ayuda|aide|ajuda|service[_-]disruptions?|disruptions?|incidents?|stoerungen)(/|\.|$)`,
     "support",
     2.5,
   ],
@@ -73,22 +70,33 @@ export const PATH_RULES = table([
     "changelog",
     3,
   ],
-  [String.raw`/(events?|webinars?|conference|summit|meetups?|workshops?)(/|$)`, "event", 3],
   [
-    String.raw`/(integrations?|apps|marketplace|connectors?|plugins?|extensions)(/|$)`,
-    "integration",
+    "/(events?|webinars?|conference|summit|meetups?|workshops?|veranstaltung(en)?|termine|events-messen)(/|$)",
+    "event",
     3,
   ],
-  [String.raw`/(products?|features?|platform|solutions?|services)(/|$)`, "product", 2.5],
-  [String.raw`/(lp|landing|campaigns?|get-started|try|demo|offers?|promo)(/|$)`, "landing", 3],
+  ["/(integrations?|apps|marketplace|connectors?|plugins?|extensions)(/|$)", "integration", 3],
   [
-    String.raw`/(tags?|category|categories|archives?|page/\d+|search|sitemap|genindex|topics)(/|$)`,
+    "/(products?|produkte?|features?|platform|solutions?|services|leistungen|dienstleistungen)(/|$)|-service(s)?/?$",
+    "product",
+    2.5,
+  ],
+  ["/(lp|landing|campaigns?|get-started|try|demo|offers?|promo)(/|$)", "landing", 3],
+  [
+    String.raw`/(tags?|category|categories|kategorien?|produkt[_-]?kategorien?|archives?|page/\d+|search|sitemap|genindex|topics)(/|$)|/collections/[^/]+/?$`,
     "listing",
     3,
   ],
-  [String.raw`/(investors?|ir)(/|$)`, "about", 2],
-  [String.raw`/(genindex|(py-)?modindex)`, "listing", 5],
-  [String.raw`/(partners?|partner-program(me)?|affiliates?|resellers?)(/|$)`, "landing", 2],
+  ["/(investors?|ir)(/|$)", "about", 2],
+  [
+    String.raw`/(nachhaltigkeit|sustainability|verantwortung|unser-?verein|uber-uns|wir-uber-uns)(/|\.|-|$)`,
+    "about",
+    2.5,
+  ],
+  [FORUM_PATH, "support", 2.5],
+  ["/(ratgeber|magazin|magazine)(/|$)", "blog", 2.5],
+  ["/(genindex|(py-)?modindex)", "listing", 5],
+  ["/(partners?|partner-program(me)?|affiliates?|resellers?)(/|$)", "landing", 2],
 ]);
 
 /** Patterns on the lowercased host name. */
@@ -97,6 +105,8 @@ export const HOST_RULES = table([
   [String.raw`^blog\.`, "blog", 2.5],
   [String.raw`^(news|press|newsroom)\.`, "news", 2.5],
   [String.raw`^(help|support|status|community)\.`, "support", 2.5],
+  [FORUM_HOST, "support", 2.5],
+  [FAN_WIKI_HOST, "other", 2.5],
   [String.raw`^(jobs|careers)\.`, "careers", 2],
 ]);
 
@@ -106,19 +116,27 @@ export const TITLE_RULES = table(
     [String.raw`\b(pricing|plans? (and|&) pricing|compare plans)\b`, "pricing", 2.5],
     [String.raw`\b(careers?|join our team|open positions|we'?re hiring|jobs at)\b`, "careers", 2],
     [
-      String.raw`\b(privacy|terms (of|and) (service|use)|cookie policy|legal notice|imprint|data processing|acceptable use|licen[cs]e agreement)\b`,
+      String.raw`\b(privacy|terms (of|and) (service|use)|cookie policy|legal notice|imprint|data processing|acceptable use|licen[cs]e agreement|impressum|datenschutz\w*|agb|nutzungsbedingungen|forums?-regeln|community guidelines)\b`,
       "legal",
       2.5,
     ],
     [String.raw`\b(contact( us)?|get in touch|talk to sales)\b`, "contact", 2],
-    [String.raw`\b(about us|our story|our mission|leadership team|who we are)\b`, "about", 2],
+    [
+      String.raw`\b(about us|our story|our mission|leadership team|who we are|über uns|ueber uns|unser verein)\b`,
+      "about",
+      2,
+    ],
     [
       String.raw`\b(changelog|release notes|what['’]?s new|version history|release \d+(\.\d+)+)\b`,
       "changelog",
       2.5,
     ],
     [String.raw`\b(case study|customer story|success story)\b`, "case_study", 2.5],
-    [String.raw`\b(webinar|conference|summit|meetup|workshop)\b`, "event", 1.5],
+    [
+      String.raw`\b(webinar|conference|summit|meetup|workshop|event|veranstaltung|termine)\b`,
+      "event",
+      1.5,
+    ],
     [String.raw`\b(integrations?|connect(or)?|plugin|add-on)\b`, "integration", 1.5],
     [
       String.raw`\b(documentation|docs|manual|handbook|user guide|reference guide|tutorial)\b`,
@@ -133,6 +151,8 @@ export const TITLE_RULES = table(
     ],
     [String.raw`\b(press release|announces?|announced|launches)\b`, "news", 1],
     [String.raw`\b(blog)\b`, "blog", 1],
+    [String.raw`\b(forums?|foren|stack exchange|stack overflow)\b`, "support", 1.5],
+    [String.raw`\b(wiki)\b`, "other", 2],
     [String.raw`\b(index|archive|all posts|tag:|category:)\b`, "listing", 1],
   ],
   "i",
@@ -160,6 +180,9 @@ export const JSONLD_RULES: ReadonlyMap<string, readonly (readonly [PageType, num
   ["opinionnewsarticle", [["news", 3]]],
   ["faqpage", [["support", 2]]],
   ["qapage", [["support", 2]]],
+  ["discussionforumposting", [["support", 3]]],
+  ["question", [["support", 2]]],
+  ["itemlist", [["listing", 1]]],
   ["howto", [["docs", 2]]],
   ["techarticle", [["docs", 2.5]]],
   ["apireference", [["api_reference", 4]]],

@@ -5,11 +5,12 @@
  * the rules are decisive.
  */
 import type { ExtractedDocument } from "../extract/document.ts";
-import { CASE_STUDY_WORDS, EVENT_WORDS, JOB_WORDS } from "./rule-words.ts";
+import { CASE_STUDY_WORDS, EVENT_WORDS, JOB_WORDS, SHOP_WORDS } from "./rule-words.ts";
 import type { Signals } from "./signals.ts";
 import { HEAD_CHARS } from "./signals.ts";
 import { HOST_RULES, JSONLD_RULES, PATH_RULES, TITLE_RULES } from "./type-patterns.ts";
 import { countMatches, uRegex } from "./unicode-regex.ts";
+import { urlParts } from "./url-parts.ts";
 import type { PageType } from "./vocabulary.ts";
 
 export const MIN_SCORE = 1.5;
@@ -40,22 +41,6 @@ const PRESS = uRegex(
 );
 const ROOT_SEGMENT = /^[a-z]{2}([-_][a-z]{2})?$/i;
 const INDEX_FILES = new Set(["index.html", "index.htm", "index.php"]);
-
-export interface UrlParts {
-  readonly path: string;
-  readonly host: string;
-  readonly query: string;
-}
-
-/** Lowercased path and host of a URL (empty when it does not parse). */
-export function urlParts(url: string): UrlParts {
-  try {
-    const u = new URL(url);
-    return { path: u.pathname.toLowerCase(), host: u.hostname.toLowerCase(), query: u.search };
-  } catch {
-    return { path: "", host: "", query: "" };
-  }
-}
 
 /** The site root, or a language root such as `/de/` or `/en-us/`. */
 export function pathIsRoot(path: string): boolean {
@@ -106,6 +91,12 @@ export function typeScores(
     add("changelog", 1.5, "version headings");
   }
   if (sig.formFields >= 3) add("contact", 1, "form field labels");
+  const shop = hb.count(SHOP_WORDS);
+  if (shop >= 2 && sig.prices >= 1 && sig.perPeriod === 0) {
+    if (sig.prices >= 6)
+      add("listing", 2, `${sig.prices} prices and ${shop} shop words: a product list`);
+    else add("product", 2, `${sig.prices} price(s) and ${shop} shop words`);
+  }
   if (hb.count(EVENT_WORDS) >= 2) add("event", 1, "agenda/speakers/register");
   if (PRESS.test(doc.text.slice(0, HEAD_CHARS))) add("news", 1.5, "press/wire formula");
   if (sig.apiSigs >= 4) {

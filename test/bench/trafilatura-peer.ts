@@ -2,7 +2,7 @@
  * trafilatura as an outside peer of our extraction: test/bench/trafilatura-peer.py run in the
  * venv at $TRAFILATURA_VENV (default /work/cache/venv-trafilatura), made with pip when missing.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export interface PeerPage {
@@ -37,8 +37,18 @@ function ensureVenv(): string {
   return python;
 }
 
+/** trafilatura's text of each page. $TRAFILATURA_CACHE (a file) keeps the result for reruns
+ * while tuning: the peer takes minutes on the company pages. */
 export function runPeer(pages: readonly PeerPage[]): PeerResult {
+  const cache = Bun.env.TRAFILATURA_CACHE;
+  const key = pages.map((p) => p.id).join(",");
+  if (cache && existsSync(cache)) {
+    const cached = JSON.parse(readFileSync(cache, "utf8")) as PeerResult & { key?: string };
+    if (cached.key === key) return cached;
+  }
   const python = ensureVenv();
   const script = join(import.meta.dir, "trafilatura-peer.py");
-  return JSON.parse(run([python, script], JSON.stringify(pages))) as PeerResult;
+  const result = JSON.parse(run([python, script], JSON.stringify(pages))) as PeerResult;
+  if (cache) writeFileSync(cache, JSON.stringify({ ...result, key }));
+  return result;
 }

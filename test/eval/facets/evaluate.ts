@@ -8,14 +8,25 @@
  * The learned model is trained on the tune split (the reference's train.py, exported by
  * export-model.ts, or train.ts), so tune figures are in-sample: the honest tune figure is
  * `bun test/eval/facets/train.ts --cv 5`. Pages and their sources: labeled-pages.ts.
+ * `--reference-docs` scores the reference's extracted documents instead of ours (needs the
+ * reference's virtualenv): the facets' figures apart from differences of extraction.
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
+import type { ExtractedDocument } from "../../../src/extract/document.ts";
 import { extractDocument } from "../../../src/extract/extract-document.ts";
 import type { FacetModel } from "../../../src/facets/facet-model.ts";
 import { decodeModel } from "../../../src/facets/model-file.ts";
 import { type PageFacets, scorePage } from "../../../src/facets/score-page.ts";
-import { LABEL_FILES, type LabelRow, loadHtml, readLabels, tuneSections } from "./labeled-pages.ts";
+import {
+  htmlPath,
+  LABEL_FILES,
+  type LabelRow,
+  loadHtml,
+  readLabels,
+  tuneSections,
+} from "./labeled-pages.ts";
 import { accuracy, binaryF1, macroF1, median, perClassF1, spearman } from "./metrics.ts";
 
 const { values } = parseArgs({
@@ -28,6 +39,8 @@ const { values } = parseArgs({
     labels: { type: "string", multiple: true },
     model: { type: "string" },
     source: { type: "string", multiple: true },
+    "reference-docs": { type: "boolean", default: false },
+    "ref-python": { type: "string", default: "/work/ref/.venv/bin/python" },
   },
 });
 
@@ -39,11 +52,29 @@ let model: FacetModel | null | undefined;
 if (values["rules-only"]) model = null;
 else if (values.model) model = decodeModel(new Uint8Array(readFileSync(values.model)));
 
+/** The reference's extraction of every row (test/bench/reference_facets.py in its virtualenv):
+ * scores the facets alone, apart from differences of extraction. */
+function referenceDocs(): ExtractedDocument[] {
+  const script = join(import.meta.dir, "../../bench/reference_facets.py");
+  const lines = rows.map((r) => `${r.url}\t${htmlPath(r)}`).join("\n");
+  const proc = Bun.spawnSync([values["ref-python"], script, "", "/"], {
+    stdin: new TextEncoder().encode(lines),
+    stderr: "inherit",
+  });
+  if (proc.exitCode !== 0) throw new Error(`reference_facets.py exited ${proc.exitCode}`);
+  return proc.stdout
+    .toString()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { doc: ExtractedDocument }).doc);
+}
+
 scorePage(extractDocument("<p>warm up</p>", "https://x.test/"), "https://x.test/", { model });
+const docs = values["reference-docs"] ? referenceDocs() : null;
 const preds: PageFacets[] = [];
 const cpuMs: number[] = [];
-for (const row of rows) {
-  const doc = extractDocument(loadHtml(row), row.url);
+for (const [i, row] of rows.entries()) {
+  const doc = docs?.[i] ?? extractDocument(loadHtml(row), row.url);
   const t0 = process.cpuUsage();
   preds.push(scorePage(doc, row.url, { model }).facets);
   const c = process.cpuUsage(t0);
@@ -53,7 +84,7 @@ for (const row of rows) {
 const sources = new Map<string, number>();
 for (const r of rows) sources.set(r.source, (sources.get(r.source) ?? 0) + 1);
 console.log(
-  `split=${values.split} pages=${rows.length} extractor=src/extract (${model === null ? "rules only" : "rules + learned model"})`,
+  `split=${values.split} pages=${rows.length} extractor=${docs ? "the reference's (Python)" : "src/extract"} (${model === null ? "rules only" : "rules + learned model"})`,
 );
 if (values.split !== "holdout" && model !== null) {
   console.log(

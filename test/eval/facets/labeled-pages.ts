@@ -49,19 +49,24 @@ export function readLabels(files: readonly string[] = LABEL_FILES): LabelRow[] {
   return rows;
 }
 
-export function loadHtml(row: Pick<LabelRow, "source" | "ref">): Uint8Array {
+/** Where a row's HTML file is (`.gz` files hold it gzipped). */
+export function htmlPath(row: Pick<LabelRow, "source" | "ref">): string {
   switch (row.source) {
     case "pages":
-      return readFileSync(join(HERE, "pages", row.ref));
-    case "sites": {
-      const bytes = readFileSync(join(HERE, "sites", row.ref));
-      return row.ref.endsWith(".gz") ? gunzipSync(bytes) : bytes;
-    }
+      return join(HERE, "pages", row.ref);
+    case "sites":
+      return join(HERE, "sites", row.ref);
     case "bench":
-      return gunzipSync(readFileSync(join(BENCH_DIR, "html", `${row.ref}.html.gz`)));
+      return join(BENCH_DIR, "html", `${row.ref}.html.gz`);
     default:
-      return readFileSync(join(DOCS_ROOT, row.ref));
+      return join(DOCS_ROOT, row.ref);
   }
+}
+
+export function loadHtml(row: Pick<LabelRow, "source" | "ref">): Uint8Array {
+  const path = htmlPath(row);
+  const bytes = readFileSync(path);
+  return path.endsWith(".gz") ? gunzipSync(bytes) : bytes;
 }
 
 /** debian-handbook sections are labeled in several languages, some in tune, some in holdout:

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Link } from "../../../src/extract/document.ts";
 import { boilerplateShare, originalityFrom } from "../../../src/facets/originality.ts";
+import { scorePage, withMaxSimilarity } from "../../../src/facets/score-page.ts";
 import {
   maxSimilarity,
   SimhashIndex,
@@ -125,5 +126,21 @@ describe("template links", () => {
       ]),
     );
     expect(templateLinkKeys(pages.slice(0, 2)).size).toBe(0);
+  });
+});
+
+describe("originality across a domain", () => {
+  test("a worker's score is finished with the domain's nearest page, as if scored with it", () => {
+    const text = `${ENGLISH} `.repeat(6);
+    const doc = makeDoc(text);
+    const first = scorePage(doc, "https://x.example/blog/a");
+    const index = new SimhashIndex([["other", simhash64(`${text} One more line.`)]]);
+    const nearest = index.maxSimilarity(first.simhash);
+    expect(nearest).toBeGreaterThan(0.9);
+    const finished = withMaxSimilarity(first, nearest);
+    const direct = scorePage(doc, "https://x.example/blog/a", { maxSimilarity: nearest });
+    expect(finished.facets).toEqual(direct.facets);
+    expect(finished.explain.originality).toEqual(direct.explain.originality);
+    expect(finished.facets.originality).toBeLessThan(0.3);
   });
 });
