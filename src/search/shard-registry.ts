@@ -232,7 +232,7 @@ export class ShardRegistry {
     entry.generation = nextLog;
     entry.dirty = false;
     sealed?.close();
-    const bytes = encodeSnapshot(raw, nextLog);
+    const bytes = await encodeSnapshot(raw, nextLog);
     const changes = entry.changes;
     try {
       await writeSnapshotFile(this.dir, domain, bytes);
@@ -247,7 +247,8 @@ export class ShardRegistry {
     // Removed chunks leave dead slots and unreclaimed internal ids: reload from the snapshot
     // when they are many and nothing changed meanwhile.
     if (entry.shard.deadSlots > entry.shard.chunks / 4 && entry.changes === changes) {
-      entry.shard = Shard.fromRaw(domain, decodeSnapshot(bytes).raw);
+      const { raw: compact } = await decodeSnapshot(bytes);
+      if (entry.changes === changes) entry.shard = Shard.fromRaw(domain, compact);
     }
   }
 
@@ -275,7 +276,7 @@ export class ShardRegistry {
     let nextLog = 0;
     if (bytes !== null) {
       try {
-        const { header, raw } = decodeSnapshot(bytes);
+        const { header, raw } = await decodeSnapshot(bytes);
         shard = Shard.fromRaw(domain, raw);
         nextLog = header.nextLog;
       } catch (err) {

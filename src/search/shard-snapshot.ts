@@ -174,8 +174,11 @@ function clean(s: string): string {
   return s.includes("\u0000") ? s.replaceAll("\u0000", " ") : s;
 }
 
-/** Snapshot bytes of Orama `save()` output of a shard database. */
-export function encodeSnapshot(raw: RawData, nextLog: number): Uint8Array {
+/**
+ * Snapshot bytes of Orama `save()` output of a shard database. Everything is read from `raw`
+ * before the first await (the shard may change meanwhile); zstd runs on Bun's thread pool.
+ */
+export async function encodeSnapshot(raw: RawData, nextLog: number): Promise<Uint8Array> {
   const index = raw.index as ChunkIndexRaw;
   const docs = (raw.docs as ChunkStoreRaw).docs;
   const ids = (raw.internalDocumentIDStore as { internalIdToId: string[] }).internalIdToId;
@@ -200,11 +203,14 @@ export function encodeSnapshot(raw: RawData, nextLog: number): Uint8Array {
   w.view(index.text.offsets);
   w.bytes(packPostings(index.text.offsets, index.text.postings));
   w.view(index.text.lengths);
-  const packed = Bun.zstdCompressSync(w.done(), { level: 3 });
+  const plain = w.done();
+  const vectorScales = index.vectorScales;
+  const vectorCodes = index.vectorCodes;
+  const packed = await Bun.zstdCompress(plain, { level: 3 });
   const body = new Writer();
   body.bytes(packed);
-  body.view(index.vectorScales);
-  body.view(index.vectorCodes);
+  body.view(vectorScales);
+  body.view(vectorCodes);
   const payload = body.done();
   const out = new Uint8Array(HEADER_BYTES + payload.byteLength);
   out.set(encoder.encode(MAGIC), 0);
@@ -259,13 +265,15 @@ export function isCurrent(header: SnapshotHeader): boolean {
 }
 
 /** What Orama `load()` takes, from snapshot bytes (checked: throws SnapshotError). */
-export function decodeSnapshot(bytes: Uint8Array): { header: SnapshotHeader; raw: RawData } {
+export async function decodeSnapshot(
+  bytes: Uint8Array,
+): Promise<{ header: SnapshotHeader; raw: RawData }> {
   const header = readSnapshotHeader(bytes);
   if (!isCurrent(header)) throw new SnapshotError("the snapshot was written by another version");
   const body = new Reader(bytes.subarray(HEADER_BYTES));
   let inner: Reader;
   try {
-    inner = new Reader(Bun.zstdDecompressSync(body.bytes()));
+    inner = new Reader(await Bun.zstdDecompress(body.bytes()));
   } catch (err) {
     throw new SnapshotError(`the snapshot body does not decompress: ${(err as Error).message}`);
   }

@@ -62,7 +62,10 @@ function stem(word: string): string {
 export function foldText(text: string): string {
   // Only text with non-ASCII characters needs the (slower) Unicode normalisation.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII range test
-  const folded = /^[\x00-\x7f]*$/.test(text) ? text : text.normalize("NFKD").replace(MARKS, "");
+  // NFC after the marks are gone puts Hangul syllables, which NFKD splits into jamo, together.
+  const folded = /^[\x00-\x7f]*$/.test(text)
+    ? text
+    : text.normalize("NFKD").replace(MARKS, "").normalize("NFC");
   return folded.toLowerCase();
 }
 

@@ -1,28 +1,41 @@
 /**
- * A shard's vectors: one contiguous Int8Array (each vector scaled by its largest component to
- * ±127, the scale kept beside it) and an exact top-k scan. Orama's VectorIndex keeps a
- * Float32Array and its magnitude per document in a Map (~1.6 KB and a Map entry each), returns
- * every hit above a similarity threshold and sorts them all (88 ms at 60k chunks vs 28 ms for a
- * flat top-k, measured here). int8 is 384 B a vector in memory and on disk; the cosine it gives
- * differs from float32 by ~1e-3 (`test/unit/search/vector-store.test.ts` pins the bound).
- * Rows are addressed by slot (see chunk-index.ts); a slot without a vector has scale 0.
+ * A shard's vectors: int8 rows (each vector scaled by its largest component to ±127, the scale
+ * kept beside it) in one block of WebAssembly memory, and an exact top-k scan by the SIMD kernel
+ * of vector-kernel.wat. Orama's VectorIndex keeps a Float32Array and its magnitude per document
+ * in a Map (~1.6 KB and a Map entry each), returns every hit above a similarity threshold and
+ * sorts them all (88 ms at 60k chunks); int8 is 384 B a vector in memory and on disk and the
+ * kernel scans 60k rows in ~1.4 ms. The cosine it gives differs from float32 by ~1e-3
+ * (test/unit/search/vector-store.test.ts pins the bound). Rows are addressed by slot (see
+ * chunk-index.ts); a slot without a vector has scale 0.
+ *
+ * Memory layout: [0, 1024) the int16 query, then the rows, then an int32 score per row.
  */
+import { createVectorKernel, type VectorKernel } from "./vector-kernel.ts";
 
 export interface ScoredSlot {
   readonly slot: number;
   readonly score: number;
 }
 
+const QUERY_BYTES = 1024;
+const PAGE = 65536;
+
 export class VectorStore {
   readonly dim: number;
-  #codes: Int8Array;
+  readonly #kernel: VectorKernel;
+  #capacity: number;
   #scales: Float32Array;
   #count = 0;
 
   constructor(dim: number, capacity = 64) {
+    if (dim % 16 !== 0 || dim * 2 > QUERY_BYTES) {
+      throw new RangeError("vector dimensions must be a multiple of 16, at most 512");
+    }
     this.dim = dim;
-    this.#codes = new Int8Array(capacity * dim);
-    this.#scales = new Float32Array(capacity);
+    this.#kernel = createVectorKernel();
+    this.#capacity = 0;
+    this.#scales = new Float32Array(0);
+    this.#resize(capacity);
   }
 
   /** Rows with a vector. */
@@ -30,21 +43,31 @@ export class VectorStore {
     return this.#count;
   }
 
-  /** Bytes held by the two arrays. */
+  /** Bytes held: WebAssembly memory (rows, scores) and scales. */
   get bytes(): number {
-    return this.#codes.byteLength + this.#scales.byteLength;
+    return this.#kernel.memory.buffer.byteLength + this.#scales.byteLength;
+  }
+
+  #codes(): Int8Array {
+    return new Int8Array(this.#kernel.memory.buffer, QUERY_BYTES, this.#capacity * this.dim);
+  }
+
+  #resize(capacity: number): void {
+    const need = QUERY_BYTES + capacity * (this.dim + 4);
+    const have = this.#kernel.memory.buffer.byteLength;
+    if (need > have) this.#kernel.memory.grow(Math.ceil((need - have) / PAGE));
+    // Rows stay where they are; the score area after them is scratch.
+    const scales = new Float32Array(capacity);
+    scales.set(this.#scales);
+    this.#scales = scales;
+    this.#capacity = capacity;
   }
 
   #ensure(slot: number): void {
-    if (slot < this.#scales.length) return;
-    let capacity = this.#scales.length;
+    if (slot < this.#capacity) return;
+    let capacity = Math.max(64, this.#capacity);
     while (capacity <= slot) capacity *= 2;
-    const codes = new Int8Array(capacity * this.dim);
-    codes.set(this.#codes);
-    const scales = new Float32Array(capacity);
-    scales.set(this.#scales);
-    this.#codes = codes;
-    this.#scales = scales;
+    this.#resize(capacity);
   }
 
   /** Stores `vector` (normalised to unit length first) at `slot`. */
@@ -52,7 +75,6 @@ export class VectorStore {
     if (vector.length !== this.dim) {
       throw new RangeError(`a vector has ${vector.length} dimensions, this shard ${this.dim}`);
     }
-    this.#ensure(slot);
     let norm = 0;
     let max = 0;
     for (let i = 0; i < this.dim; i++) {
@@ -62,14 +84,15 @@ export class VectorStore {
       const a = Math.abs(x);
       if (a > max) max = a;
     }
-    const base = slot * this.dim;
-    if (norm === 0 || max === 0) {
+    this.#ensure(slot);
+    if (norm === 0) {
       this.clear(slot);
       return;
     }
+    const codes = this.#codes();
+    const base = slot * this.dim;
     const inv = 127 / max;
-    for (let i = 0; i < this.dim; i++)
-      this.#codes[base + i] = Math.round((vector[i] as number) * inv);
+    for (let i = 0; i < this.dim; i++) codes[base + i] = Math.round((vector[i] as number) * inv);
     if ((this.#scales[slot] as number) === 0) this.#count++;
     this.#scales[slot] = max / 127 / Math.sqrt(norm);
   }
@@ -77,26 +100,26 @@ export class VectorStore {
   /** Sets a row from its stored form (a snapshot's codes and scale). */
   setRaw(slot: number, codes: Int8Array, scale: number): void {
     this.#ensure(slot);
-    this.#codes.set(codes, slot * this.dim);
+    this.#codes().set(codes, slot * this.dim);
     if ((this.#scales[slot] as number) === 0 && scale !== 0) this.#count++;
     if ((this.#scales[slot] as number) !== 0 && scale === 0) this.#count--;
     this.#scales[slot] = scale;
   }
 
   clear(slot: number): void {
-    if (slot >= this.#scales.length || (this.#scales[slot] as number) === 0) return;
+    if (slot >= this.#capacity || (this.#scales[slot] as number) === 0) return;
     this.#scales[slot] = 0;
     this.#count--;
   }
 
   has(slot: number): boolean {
-    return slot < this.#scales.length && (this.#scales[slot] as number) !== 0;
+    return slot < this.#capacity && (this.#scales[slot] as number) !== 0;
   }
 
-  /** The stored row as int8 codes and its scale (cosine = scale × Σ code·unit query). */
+  /** The stored row as int8 codes (a copy) and its scale (cosine = scale × Σ code·unit query). */
   raw(slot: number): { codes: Int8Array; scale: number } {
     const base = slot * this.dim;
-    return { codes: this.#codes.subarray(base, base + this.dim), scale: this.#scales[slot] ?? 0 };
+    return { codes: this.#codes().slice(base, base + this.dim), scale: this.#scales[slot] ?? 0 };
   }
 
   /** The stored row decoded to float (unit length up to the int8 rounding). */
@@ -114,29 +137,32 @@ export class VectorStore {
    */
   top(query: ArrayLike<number>, k: number, slots: number, accept: Uint8Array | null): ScoredSlot[] {
     if (query.length !== this.dim) {
-      throw new RangeError(
-        `the query vector has ${query.length} dimensions, this shard ${this.dim}`,
-      );
+      throw new RangeError(`the query vector has ${query.length} dimensions, this shard ${this.dim}`);
     }
-    if (k <= 0) return [];
+    const n = Math.min(slots, this.#capacity);
+    if (k <= 0 || n === 0) return [];
+    let max = 0;
     let norm = 0;
-    for (let i = 0; i < this.dim; i++) norm += (query[i] as number) ** 2;
-    if (norm === 0) return [];
-    const q = new Float32Array(this.dim);
-    const inv = 1 / Math.sqrt(norm);
-    for (let i = 0; i < this.dim; i++) q[i] = (query[i] as number) * inv;
-    const heap = new TopK(k);
-    const codes = this.#codes;
+    for (let i = 0; i < this.dim; i++) {
+      const x = query[i] as number;
+      norm += x * x;
+      if (Math.abs(x) > max) max = Math.abs(x);
+    }
+    if (norm === 0 || !Number.isFinite(norm)) return [];
+    const buffer = this.#kernel.memory.buffer;
+    const q = new Int16Array(buffer, 0, this.dim);
+    const qScale = 32767 / max;
+    for (let i = 0; i < this.dim; i++) q[i] = Math.round((query[i] as number) * qScale);
+    const out = QUERY_BYTES + this.#capacity * this.dim;
+    this.#kernel.dots(0, QUERY_BYTES, n, this.dim, out);
+    const dots = new Int32Array(buffer, out, n);
+    const unit = 1 / (qScale * Math.sqrt(norm));
     const scales = this.#scales;
-    const dim = this.dim;
-    const end = Math.min(slots, scales.length);
-    for (let slot = 0; slot < end; slot++) {
+    const heap = new TopK(k);
+    for (let slot = 0; slot < n; slot++) {
       const scale = scales[slot] as number;
       if (scale === 0 || (accept !== null && accept[slot] !== 1)) continue;
-      let dot = 0;
-      const base = slot * dim;
-      for (let i = 0; i < dim; i++) dot += (q[i] as number) * (codes[base + i] as number);
-      heap.offer(slot, dot * scale);
+      heap.offer(slot, (dots[slot] as number) * scale * unit);
     }
     return heap.sorted();
   }

@@ -1,0 +1,258 @@
+/**
+ * Search latency, memory and disk of the Orama shards (src/search) on real chunk texts.
+ *
+ *   bun run test/bench/search-latency.ts [--chunks 120000] [--shards 30] [--per-shard 10000]
+ *                                        [--rounds 1] [--skip-multi] [--skip-single]
+ *
+ * Part 1, one shard of --chunks chunks: build, heap and RSS per chunk, snapshot bytes per
+ * chunk, snapshot write and load time, p50/p95 per mode (text, vector, hybrid) with and
+ * without filters over the 187 judged queries of test/eval/search. Part 2, --shards shards of
+ * --per-shard chunks each, written and loaded through a ShardRegistry: all-domain search.
+ *
+ * Texts: the Debian doc sites (bench-corpus.ts: 38k chunks); past them, chunks are spliced
+ * from two neighbouring chunks of the same page (second half of one, first half of the next),
+ * so texts stay real prose with the sites' vocabulary and no chunk is a copy. Vectors and
+ * query vectors are random unit vectors until the embedder lands: the vector scan costs the
+ * same whatever the values. Timings print, never assert. Search only: the service adds the
+ * query embedding (~4 ms) and HTTP.
+ */
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { type PageInput, Shard } from "../../src/search/shard.ts";
+import { ShardRegistry } from "../../src/search/shard-registry.ts";
+import { type SearchFilters, type SearchMode, searchShards } from "../../src/search/shard-search.ts";
+import { writeSnapshotFile } from "../../src/search/shard-files.ts";
+import { decodeSnapshot, encodeSnapshot } from "../../src/search/shard-snapshot.ts";
+import { type BenchChunk, benchChunks, random, unitVector } from "./bench-corpus.ts";
+
+const { values: args } = parseArgs({
+  options: {
+    chunks: { type: "string", default: "120000" },
+    shards: { type: "string", default: "30" },
+    "per-shard": { type: "string", default: "10000" },
+    rounds: { type: "string", default: "1" },
+    "skip-multi": { type: "boolean", default: false },
+    "skip-single": { type: "boolean", default: false },
+  },
+});
+
+const TYPES = ["docs", "api_reference", "blog", "product", "support"];
+const TOPICS = ["devtools", "databases", "security", "cloud", "analytics", "api-integration"];
+const QUERIES: string[] = (await Bun.file(join(import.meta.dir, "../eval/search/queries.jsonl")).text())
+  .split("\n")
+  .filter(Boolean)
+  .map((line) => (JSON.parse(line) as { query: string }).query);
+
+const FILTERS: [string, SearchFilters][] = [
+  ["none", {}],
+  ["locale=en", { locales: ["en"] }],
+  ["type=docs", { types: ["docs"] }],
+  ["technicality>=0.5", { technicalityMin: 0.5 }],
+  ["topics=databases", { topics: ["databases"] }],
+  ["all four", { locales: ["en"], types: ["docs"], technicalityMin: 0.5, topics: ["devtools"] }],
+];
+
+/** `count` chunks: the real ones, then splices of neighbours (generation g pairs i, i + g). */
+function* chunkStream(base: BenchChunk[], count: number, offset = 0): Generator<BenchChunk & { id: string }> {
+  for (let n = offset; n < offset + count; n++) {
+    const g = Math.floor(n / base.length);
+    const i = n % base.length;
+    const c = base[i] as BenchChunk;
+    if (g === 0) {
+      yield { ...c, id: c.page };
+      continue;
+    }
+    const next = base[(i + g) % base.length] as BenchChunk;
+    const a = c.text.split(" ");
+    const b = next.text.split(" ");
+    const text = [...a.slice(Math.floor(a.length / 2)), ...b.slice(0, Math.ceil(b.length / 2))].join(" ");
+    yield { ...c, text, id: `${c.page}~${g}` };
+  }
+}
+
+/** Pages (consecutive chunks of one page id) with facets and random vectors. */
+function* pages(chunks: Iterable<BenchChunk & { id: string }>, seed: number, prefix: string): Generator<PageInput> {
+  const rand = random(seed);
+  let current: (BenchChunk & { id: string })[] = [];
+  let n = 0;
+  const emit = (): PageInput => {
+    const first = current[0] as BenchChunk & { id: string };
+    const page: PageInput = {
+      pageId: `${prefix}pg_${(n++).toString(36)}`,
+      title: first.title,
+      version: first.id,
+      facets: {
+        type: TYPES[Math.floor(rand() * TYPES.length)] ?? null,
+        locale: first.locale,
+        topics: TOPICS.filter(() => rand() < 0.3),
+        technicality: Math.round(rand() * 100) / 100,
+      },
+      chunks: current.map((c) => ({ heading: c.heading, text: c.text, vector: unitVector(rand) })),
+    };
+    current = [];
+    return page;
+  };
+  for (const c of chunks) {
+    if (current.length > 0 && current[0]?.id !== c.id) yield emit();
+    current.push(c);
+  }
+  if (current.length > 0) yield emit();
+}
+
+function heapMb(): { heap: number; rss: number } {
+  Bun.gc(true);
+  const m = process.memoryUsage();
+  return { heap: m.heapUsed, rss: m.rss };
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+function fmt(times: number[]): string {
+  const s = [...times].sort((a, b) => a - b);
+  return `p50 ${pct(s, 50).toFixed(1)} / p95 ${pct(s, 95).toFixed(1)} ms`;
+}
+
+async function timeQueries(
+  registry: ShardRegistry,
+  domains: string[],
+  mode: SearchMode,
+  filters: SearchFilters,
+  rounds: number,
+): Promise<{ times: number[]; empty: number }> {
+  const rand = random(7);
+  const times: number[] = [];
+  let empty = 0;
+  for (let r = 0; r < rounds; r++) {
+    for (const q of QUERIES) {
+      const vector = unitVector(rand);
+      const t = performance.now();
+      const hits = await searchShards(registry, { q, mode, vector, domains, filters, limit: 10 });
+      times.push(performance.now() - t);
+      if (hits.length < 10) empty++;
+    }
+  }
+  return { times, empty };
+}
+
+async function singleShard(base: BenchChunk[], count: number, rounds: number): Promise<void> {
+  console.log(`\n## One shard, ${count.toLocaleString()} chunks`);
+  const before = heapMb();
+  const shard = new Shard("big.example");
+  let t = performance.now();
+  let built = 0;
+  for (const page of pages(chunkStream(base, count), 1, "")) {
+    shard.upsertPage(page);
+    built += page.chunks.length;
+  }
+  const buildS = (performance.now() - t) / 1000;
+  const after = heapMb();
+  console.log(
+    `build: ${built.toLocaleString()} chunks, ${shard.pages.toLocaleString()} pages in ${buildS.toFixed(1)} s (${Math.round(built / buildS)} chunks/s)`,
+  );
+  console.log(
+    `memory: heap ${((after.heap - before.heap) / built / 1024).toFixed(2)} KB/chunk (${((after.heap - before.heap) / 2 ** 20).toFixed(0)} MB), RSS ${((after.rss - before.rss) / built / 1024).toFixed(2)} KB/chunk (process RSS ${(after.rss / 2 ** 20).toFixed(0)} MB); estimate ${(shard.estimatedBytes / built / 1024).toFixed(2)} KB/chunk`,
+  );
+  t = performance.now();
+  const raw = shard.save();
+  const pending = encodeSnapshot(raw, 0); // synchronous up to zstd, which runs off the thread
+  const blockedMs = performance.now() - t;
+  const bytes = await pending;
+  const encodeMs = performance.now() - t;
+  console.log(
+    `snapshot: ${(bytes.byteLength / built / 1024).toFixed(2)} KB/chunk on disk (${(bytes.byteLength / 2 ** 20).toFixed(1)} MB), save+encode ${encodeMs.toFixed(0)} ms, of which ${blockedMs.toFixed(0)} ms block the event loop`,
+  );
+  const dir = mkdtempSync(join(tmpdir(), "wc-shards-"));
+  try {
+    const registry = await ShardRegistry.open({ dir, memoryBudgetBytes: 8 * 2 ** 30 });
+    t = performance.now();
+    await writeSnapshotFile(dir, "big.example", bytes);
+    console.log(`snapshot write + fsync + rename: ${(performance.now() - t).toFixed(0)} ms`);
+    t = performance.now();
+    const loaded = Shard.fromRaw("big.example", (await decodeSnapshot(bytes)).raw);
+    const loadMs = performance.now() - t;
+    console.log(
+      `load (decode + Orama load): ${loadMs.toFixed(0)} ms, ${((loadMs / built) * 100_000 / 1000).toFixed(2)} s per 100k chunks; reloaded ${loaded.chunks} chunks`,
+    );
+    const same = QUERIES.slice(0, 20).every(
+      (q) => JSON.stringify(loaded.searchText(q, 10)) === JSON.stringify(shard.searchText(q, 10)),
+    );
+    console.log(`text results identical after reload (20 queries): ${same}`);
+    await registry.drop("big.example");
+    await timeAll(new FixedRegistry(loaded), ["big.example"], rounds);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A registry stand-in over one in-memory shard (the timing excludes loading). */
+class FixedRegistry {
+  readonly #shard: Shard;
+  constructor(shard: Shard) {
+    this.#shard = shard;
+  }
+  async shard(): Promise<Shard> {
+    return this.#shard;
+  }
+}
+
+async function timeAll(registry: unknown, domains: string[], rounds: number): Promise<void> {
+  const r = registry as ShardRegistry;
+  // Warm-up: one pass of each mode.
+  for (const mode of ["text", "vector", "hybrid"] as const) await timeQueries(r, domains, mode, {}, 1);
+  console.log(`\n| filter | text | vector | hybrid |\n|---|---|---|---|`);
+  for (const [name, filters] of FILTERS) {
+    const cells: string[] = [];
+    for (const mode of ["text", "vector", "hybrid"] as const) {
+      const { times, empty } = await timeQueries(r, domains, mode, filters, rounds);
+      cells.push(`${fmt(times)}${empty ? ` (${empty} short)` : ""}`);
+    }
+    console.log(`| ${name} | ${cells.join(" | ")} |`);
+  }
+}
+
+async function multiShard(base: BenchChunk[], shards: number, perShard: number, rounds: number): Promise<void> {
+  console.log(`\n## ${shards} shards of ${perShard.toLocaleString()} chunks (${(shards * perShard).toLocaleString()}), all-domain search`);
+  const dir = mkdtempSync(join(tmpdir(), "wc-shards-"));
+  try {
+    let registry = await ShardRegistry.open({ dir, memoryBudgetBytes: 16 * 2 ** 30 });
+    const domains = Array.from({ length: shards }, (_, i) => `site${i}.example`);
+    let t = performance.now();
+    for (const [i, domain] of domains.entries()) {
+      const shardPages = [...pages(chunkStream(base, perShard, i * perShard), 100 + i, `${i}_`)];
+      await registry.upsertPages(domain, shardPages);
+      await registry.markRebuilt(domain);
+    }
+    console.log(`build + snapshot: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    let disk = 0;
+    for (const d of domains) disk += statSync(join(dir, `${d}.shard`)).size;
+    console.log(`disk: ${(disk / (shards * perShard) / 1024).toFixed(2)} KB/chunk (${(disk / 2 ** 20).toFixed(0)} MB)`);
+    await registry.close();
+    const before = heapMb();
+    registry = await ShardRegistry.open({ dir, memoryBudgetBytes: 16 * 2 ** 30 });
+    t = performance.now();
+    for (const d of domains) await registry.shard(d);
+    const loadMs = performance.now() - t;
+    const after = heapMb();
+    console.log(
+      `load of all ${shards} shards: ${(loadMs / 1000).toFixed(2)} s (${((loadMs / (shards * perShard)) * 100).toFixed(2)} s per 100k chunks); heap ${((after.heap - before.heap) / (shards * perShard) / 1024).toFixed(2)} KB/chunk, process RSS ${(after.rss / 2 ** 20).toFixed(0)} MB`,
+    );
+    await timeAll(registry, domains, rounds);
+    const one = await timeQueries(registry, [domains[0] as string], "hybrid", {}, rounds);
+    console.log(`\nhybrid, domain filter (one shard of ${perShard}): ${fmt(one.times)}`);
+    await registry.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const base = benchChunks();
+console.log(
+  `corpus: ${base.length.toLocaleString()} real chunks (Debian doc sites), ${QUERIES.length} queries; vectors random unit (no embedder on this branch); Bun ${Bun.version}`,
+);
+const rounds = Number(args.rounds);
+if (!args["skip-single"]) await singleShard(base, Number(args.chunks), rounds);
+if (!args["skip-multi"]) await multiShard(base, Number(args.shards), Number(args["per-shard"]), rounds);
