@@ -33,6 +33,7 @@ const STOP_WORD_LIST = `a about above after again against all am an and any are 
 /** Letters and digits after diacritics are removed; everything else separates words. */
 const WORD = /[\p{L}\p{N}]+/gu;
 const MARKS = /\p{M}+/gu;
+const NON_ASCII = /[^\u0000-\u007f]/;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 const LATIN_WORD = /^[a-z]+$/;
@@ -60,10 +61,9 @@ function stem(word: string): string {
 
 /** Case- and diacritic-folded text (NFKD, marks removed, lower case). */
 export function foldText(text: string): string {
-  // Only text with non-ASCII characters needs the (slower) Unicode normalisation.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII range test
-  // NFC after the marks are gone puts Hangul syllables, which NFKD splits into jamo, together.
-  const folded = /^[\x00-\x7f]*$/.test(text)
+  // Only text with non-ASCII characters needs the (slower) Unicode normalisation. NFC after the
+  // marks are gone puts Hangul syllables, which NFKD splits into jamo, back together.
+  const folded = !NON_ASCII.test(text)
     ? text
     : text.normalize("NFKD").replace(MARKS, "").normalize("NFC");
   return folded.toLowerCase();

@@ -137,7 +137,9 @@ export class VectorStore {
    */
   top(query: ArrayLike<number>, k: number, slots: number, accept: Uint8Array | null): ScoredSlot[] {
     if (query.length !== this.dim) {
-      throw new RangeError(`the query vector has ${query.length} dimensions, this shard ${this.dim}`);
+      throw new RangeError(
+        `the query vector has ${query.length} dimensions, this shard ${this.dim}`,
+      );
     }
     const n = Math.min(slots, this.#capacity);
     if (k <= 0 || n === 0) return [];

@@ -24,15 +24,25 @@ export interface BenchChunk {
   readonly text: string;
 }
 
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+};
 
 function decode(html: string): string {
   return html
     .replace(/<[^>]+>/g, " ")
     .replace(/&(#x?[0-9a-f]+|\w+);/gi, (m, e: string) => {
       if (e[0] === "#") {
-        const code = e[1] === "x" || e[1] === "X" ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1));
-        return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : " ";
+        const code =
+          e[1] === "x" || e[1] === "X" ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1));
+        return Number.isFinite(code) && code > 0 && code < 0x110000
+          ? String.fromCodePoint(code)
+          : " ";
       }
       return ENTITIES[e.toLowerCase()] ?? m;
     })
@@ -50,15 +60,21 @@ function* htmlFiles(dir: string): Generator<string> {
 }
 
 /** Chunks of one page: heading path per block, paragraphs merged up to MAX_WORDS. */
-export function chunkPage(html: string): { title: string; chunks: { heading: string; text: string }[] } {
+export function chunkPage(html: string): {
+  title: string;
+  chunks: { heading: string; text: string }[];
+} {
   const title = decode(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? "");
-  const body = (/<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html)
-    .replace(/<(script|style|nav|header|footer)\b[\s\S]*?<\/\1>/gi, " ");
+  const body = (/<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html).replace(
+    /<(script|style|nav|header|footer)\b[\s\S]*?<\/\1>/gi,
+    " ",
+  );
   const path: string[] = [];
   const chunks: { heading: string; text: string }[] = [];
   let words: string[] = [];
   const flush = () => {
-    if (words.length >= 5) chunks.push({ heading: path.filter(Boolean).join(" > "), text: words.join(" ") });
+    if (words.length >= 5)
+      chunks.push({ heading: path.filter(Boolean).join(" > "), text: words.join(" ") });
     words = [];
   };
   const block = /<(h[1-6]|p|pre|li|td|dt|dd)\b[^>]*>([\s\S]*?)<\/\1>/gi;

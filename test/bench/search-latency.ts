@@ -21,9 +21,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type PageInput, Shard } from "../../src/search/shard.ts";
-import { ShardRegistry } from "../../src/search/shard-registry.ts";
-import { type SearchFilters, type SearchMode, searchShards } from "../../src/search/shard-search.ts";
 import { writeSnapshotFile } from "../../src/search/shard-files.ts";
+import { ShardRegistry } from "../../src/search/shard-registry.ts";
+import {
+  type SearchFilters,
+  type SearchMode,
+  searchShards,
+} from "../../src/search/shard-search.ts";
 import { decodeSnapshot, encodeSnapshot } from "../../src/search/shard-snapshot.ts";
 import { type BenchChunk, benchChunks, random, unitVector } from "./bench-corpus.ts";
 
@@ -40,7 +44,9 @@ const { values: args } = parseArgs({
 
 const TYPES = ["docs", "api_reference", "blog", "product", "support"];
 const TOPICS = ["devtools", "databases", "security", "cloud", "analytics", "api-integration"];
-const QUERIES: string[] = (await Bun.file(join(import.meta.dir, "../eval/search/queries.jsonl")).text())
+const QUERIES: string[] = (
+  await Bun.file(join(import.meta.dir, "../eval/search/queries.jsonl")).text()
+)
   .split("\n")
   .filter(Boolean)
   .map((line) => (JSON.parse(line) as { query: string }).query);
@@ -55,7 +61,11 @@ const FILTERS: [string, SearchFilters][] = [
 ];
 
 /** `count` chunks: the real ones, then splices of neighbours (generation g pairs i, i + g). */
-function* chunkStream(base: BenchChunk[], count: number, offset = 0): Generator<BenchChunk & { id: string }> {
+function* chunkStream(
+  base: BenchChunk[],
+  count: number,
+  offset = 0,
+): Generator<BenchChunk & { id: string }> {
   for (let n = offset; n < offset + count; n++) {
     const g = Math.floor(n / base.length);
     const i = n % base.length;
@@ -67,13 +77,20 @@ function* chunkStream(base: BenchChunk[], count: number, offset = 0): Generator<
     const next = base[(i + g) % base.length] as BenchChunk;
     const a = c.text.split(" ");
     const b = next.text.split(" ");
-    const text = [...a.slice(Math.floor(a.length / 2)), ...b.slice(0, Math.ceil(b.length / 2))].join(" ");
+    const text = [
+      ...a.slice(Math.floor(a.length / 2)),
+      ...b.slice(0, Math.ceil(b.length / 2)),
+    ].join(" ");
     yield { ...c, text, id: `${c.page}~${g}` };
   }
 }
 
 /** Pages (consecutive chunks of one page id) with facets and random vectors. */
-function* pages(chunks: Iterable<BenchChunk & { id: string }>, seed: number, prefix: string): Generator<PageInput> {
+function* pages(
+  chunks: Iterable<BenchChunk & { id: string }>,
+  seed: number,
+  prefix: string,
+): Generator<PageInput> {
   const rand = random(seed);
   let current: (BenchChunk & { id: string })[] = [];
   let n = 0;
@@ -175,7 +192,7 @@ async function singleShard(base: BenchChunk[], count: number, rounds: number): P
     const loaded = Shard.fromRaw("big.example", (await decodeSnapshot(bytes)).raw);
     const loadMs = performance.now() - t;
     console.log(
-      `load (decode + Orama load): ${loadMs.toFixed(0)} ms, ${((loadMs / built) * 100_000 / 1000).toFixed(2)} s per 100k chunks; reloaded ${loaded.chunks} chunks`,
+      `load (decode + Orama load): ${loadMs.toFixed(0)} ms, ${(((loadMs / built) * 100_000) / 1000).toFixed(2)} s per 100k chunks; reloaded ${loaded.chunks} chunks`,
     );
     const same = QUERIES.slice(0, 20).every(
       (q) => JSON.stringify(loaded.searchText(q, 10)) === JSON.stringify(shard.searchText(q, 10)),
@@ -202,7 +219,8 @@ class FixedRegistry {
 async function timeAll(registry: unknown, domains: string[], rounds: number): Promise<void> {
   const r = registry as ShardRegistry;
   // Warm-up: one pass of each mode.
-  for (const mode of ["text", "vector", "hybrid"] as const) await timeQueries(r, domains, mode, {}, 1);
+  for (const mode of ["text", "vector", "hybrid"] as const)
+    await timeQueries(r, domains, mode, {}, 1);
   console.log(`\n| filter | text | vector | hybrid |\n|---|---|---|---|`);
   for (const [name, filters] of FILTERS) {
     const cells: string[] = [];
@@ -214,8 +232,15 @@ async function timeAll(registry: unknown, domains: string[], rounds: number): Pr
   }
 }
 
-async function multiShard(base: BenchChunk[], shards: number, perShard: number, rounds: number): Promise<void> {
-  console.log(`\n## ${shards} shards of ${perShard.toLocaleString()} chunks (${(shards * perShard).toLocaleString()}), all-domain search`);
+async function multiShard(
+  base: BenchChunk[],
+  shards: number,
+  perShard: number,
+  rounds: number,
+): Promise<void> {
+  console.log(
+    `\n## ${shards} shards of ${perShard.toLocaleString()} chunks (${(shards * perShard).toLocaleString()}), all-domain search`,
+  );
   const dir = mkdtempSync(join(tmpdir(), "wc-shards-"));
   try {
     let registry = await ShardRegistry.open({ dir, memoryBudgetBytes: 16 * 2 ** 30 });
@@ -229,7 +254,9 @@ async function multiShard(base: BenchChunk[], shards: number, perShard: number, 
     console.log(`build + snapshot: ${((performance.now() - t) / 1000).toFixed(1)} s`);
     let disk = 0;
     for (const d of domains) disk += statSync(join(dir, `${d}.shard`)).size;
-    console.log(`disk: ${(disk / (shards * perShard) / 1024).toFixed(2)} KB/chunk (${(disk / 2 ** 20).toFixed(0)} MB)`);
+    console.log(
+      `disk: ${(disk / (shards * perShard) / 1024).toFixed(2)} KB/chunk (${(disk / 2 ** 20).toFixed(0)} MB)`,
+    );
     await registry.close();
     const before = heapMb();
     registry = await ShardRegistry.open({ dir, memoryBudgetBytes: 16 * 2 ** 30 });
@@ -255,4 +282,5 @@ console.log(
 );
 const rounds = Number(args.rounds);
 if (!args["skip-single"]) await singleShard(base, Number(args.chunks), rounds);
-if (!args["skip-multi"]) await multiShard(base, Number(args.shards), Number(args["per-shard"]), rounds);
+if (!args["skip-multi"])
+  await multiShard(base, Number(args.shards), Number(args["per-shard"]), rounds);

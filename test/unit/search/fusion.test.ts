@@ -4,7 +4,10 @@ import { pageDiverseRrf, reciprocalRankFusion } from "../../../src/search/fusion
 // The reference's tests/test_fusion.py, case for case.
 describe("reciprocalRankFusion", () => {
   test("scores and ranks", () => {
-    const hits = reciprocalRankFusion({ text: ["a", "b", "c"], vector: ["b", "d", "a"] }, { k: 60, limit: 10 });
+    const hits = reciprocalRankFusion(
+      { text: ["a", "b", "c"], vector: ["b", "d", "a"] },
+      { k: 60, limit: 10 },
+    );
     expect(hits.map((h) => h.id)).toEqual(["b", "a", "d", "c"]);
     expect(hits[0]?.ranks).toEqual({ text: 2, vector: 1 });
     expect(hits[0]?.score).toBeCloseTo(1 / 62 + 1 / 61, 12);
@@ -24,8 +27,14 @@ describe("reciprocalRankFusion", () => {
   });
 
   test("deterministic whatever the engine order", () => {
-    const a = reciprocalRankFusion({ text: ["1", "2", "3"], vector: ["3", "2", "1"] }, { limit: 5 });
-    const b = reciprocalRankFusion({ vector: ["3", "2", "1"], text: ["1", "2", "3"] }, { limit: 5 });
+    const a = reciprocalRankFusion(
+      { text: ["1", "2", "3"], vector: ["3", "2", "1"] },
+      { limit: 5 },
+    );
+    const b = reciprocalRankFusion(
+      { vector: ["3", "2", "1"], text: ["1", "2", "3"] },
+      { limit: 5 },
+    );
     expect(a).toEqual(b);
     expect(a.map((h) => h.id)).toEqual(["1", "3", "2"]);
   });
@@ -63,7 +72,14 @@ describe("pageDiverseRrf", () => {
 
   test("limit, and a chunk of an unknown page is its own page", () => {
     const ranked = { text: ["x", "y", "z"], vector: ["z"] };
-    const hits = pageDiverseRrf(ranked, new Map([["x", "P"], ["y", "P"]]), { limit: 2 });
+    const hits = pageDiverseRrf(
+      ranked,
+      new Map([
+        ["x", "P"],
+        ["y", "P"],
+      ]),
+      { limit: 2 },
+    );
     expect(hits.map((h) => h.id)).toEqual(["z", "x"]);
     expect(pageDiverseRrf(ranked, new Map(), { limit: 0 })).toEqual([]);
     expect(pageDiverseRrf({}, new Map(), { limit: 5 })).toEqual([]);

@@ -5,7 +5,11 @@ import { tokens } from "../../../src/search/tokenizer.ts";
 
 // Words whose stems are themselves, so FTS5's unicode61 and our tokenizer agree token for token.
 const DOCS = [
-  { title: "Python guide", heading: "Setup", text: "python on linux with apt and the python shell" },
+  {
+    title: "Python guide",
+    heading: "Setup",
+    text: "python on linux with apt and the python shell",
+  },
   { title: "Rust book", heading: "Cargo", text: "cargo build and cargo test for rust crates" },
   { title: "Linux admin", heading: "Python", text: "shell tools for linux admin work" },
   { title: "Databases", heading: "SQL", text: "sql joins and indexes in postgres" },
@@ -24,8 +28,17 @@ function build(): TextIndex {
 
 function fts5(query: string[]): Map<number, number> {
   const db = new Database(":memory:");
-  db.run("CREATE VIRTUAL TABLE t USING fts5(title, heading, text, tokenize='unicode61 remove_diacritics 2')");
-  DOCS.forEach((d, i) => db.run("INSERT INTO t(rowid, title, heading, text) VALUES (?, ?, ?, ?)", [i, d.title, d.heading, d.text]));
+  db.run(
+    "CREATE VIRTUAL TABLE t USING fts5(title, heading, text, tokenize='unicode61 remove_diacritics 2')",
+  );
+  for (const [i, d] of DOCS.entries()) {
+    db.run("INSERT INTO t(rowid, title, heading, text) VALUES (?, ?, ?, ?)", [
+      i,
+      d.title,
+      d.heading,
+      d.text,
+    ]);
+  }
   const match = query.map((t) => `"${t}"`).join(" OR ");
   const rows = db
     .query("SELECT rowid, bm25(t, 4.0, 2.0, 1.0) AS s FROM t WHERE t MATCH ? ORDER BY s")
@@ -38,7 +51,13 @@ const LIVE = new Uint8Array(DOCS.length).fill(1);
 
 describe("TextIndex", () => {
   test("scores as SQLite FTS5's bm25(4, 2, 1) does", () => {
-    for (const query of [["python"], ["rust", "python"], ["linux", "shell"], ["cargo"], ["sql", "python", "and"]]) {
+    for (const query of [
+      ["python"],
+      ["rust", "python"],
+      ["linux", "shell"],
+      ["cargo"],
+      ["sql", "python", "and"],
+    ]) {
       const expected = fts5(query);
       const hits = build().search(query, 10, LIVE, null);
       expect(hits.map((h) => h.slot).sort()).toEqual([...expected.keys()].sort());
@@ -81,7 +100,7 @@ describe("TextIndex", () => {
     const before = index.search(["python", "rust"], 10, new Uint8Array([1, 0, 1, 1, 1]), null);
     const after = loaded.search(["python", "rust"], 10, new Uint8Array(4).fill(1), null);
     expect(after.map((h) => h.score)).toEqual(before.map((h) => h.score));
-    expect(after.map((h) => h.slot)).toEqual(before.map((h) => remap[h.slot]));
+    expect(after.map((h) => h.slot)).toEqual(before.map((h) => remap[h.slot] as number));
   });
 
   test("slots must come in order", () => {

@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { createShardTokenizer, MAX_QUERY_TERMS, queryTerms, tokens } from "../../../src/search/tokenizer.ts";
+import {
+  createShardTokenizer,
+  MAX_QUERY_TERMS,
+  queryTerms,
+  tokens,
+} from "../../../src/search/tokenizer.ts";
 
 describe("tokens", () => {
   test("fold case and diacritics, split on anything but letters and digits", () => {
@@ -8,7 +13,12 @@ describe("tokens", () => {
   });
 
   test("stem Latin-script words with Orama's English stemmer, keep repeats", () => {
-    expect(tokens("installing installs installed install")).toEqual(["instal", "instal", "instal", "instal"]);
+    expect(tokens("installing installs installed install")).toEqual([
+      "instal",
+      "instal",
+      "instal",
+      "instal",
+    ]);
     expect(tokens("Привет мир")).toEqual(["привет", "мир"]);
   });
 
@@ -56,6 +66,12 @@ describe("queryTerms", () => {
 
 test("the Orama component: a property means indexing (repeats kept), none a query", () => {
   const t = createShardTokenizer();
-  expect(t.tokenize("the cat and the cat", "english", "text")).toEqual(["the", "cat", "and", "the", "cat"]);
+  expect(t.tokenize("the cat and the cat", "english", "text")).toEqual([
+    "the",
+    "cat",
+    "and",
+    "the",
+    "cat",
+  ]);
   expect(t.tokenize("the cat and the cat")).toEqual(["cat"]);
 });

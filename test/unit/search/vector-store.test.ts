@@ -32,13 +32,18 @@ describe("VectorStore", () => {
   const dim = 384;
   const rows = vectors(500, dim, 1);
   const store = new VectorStore(dim);
-  rows.forEach((v, slot) => store.set(slot, v));
+  for (const [slot, v] of rows.entries()) store.set(slot, v);
   const query = vectors(1, dim, 2)[0] as Float32Array;
 
   test("int8 rows give the float cosine within 2e-3, and the exact top k", () => {
-    const exact = rows.map((v, slot) => ({ slot, score: cosine(query, v) })).sort((a, b) => b.score - a.score);
+    const exact = rows
+      .map((v, slot) => ({ slot, score: cosine(query, v) }))
+      .sort((a, b) => b.score - a.score);
     const hits = store.top(query, 500, 500, null);
-    for (const hit of hits) expect(Math.abs(hit.score - cosine(query, rows[hit.slot] as Float32Array))).toBeLessThan(2e-3);
+    for (const hit of hits)
+      expect(Math.abs(hit.score - cosine(query, rows[hit.slot] as Float32Array))).toBeLessThan(
+        2e-3,
+      );
     // The best ten agree wherever the float scores are further apart than the int8 error.
     const top10 = new Set(hits.slice(0, 10).map((h) => h.slot));
     for (const e of exact.slice(0, 10)) {
@@ -52,12 +57,22 @@ describe("VectorStore", () => {
     const accept = new Uint8Array(500);
     accept[7] = 1;
     accept[9] = 1;
-    expect(store.top(query, 10, 500, accept).map((h) => h.slot).sort()).toEqual([7, 9]);
+    expect(
+      store
+        .top(query, 10, 500, accept)
+        .map((h) => h.slot)
+        .sort(),
+    ).toEqual([7, 9]);
     const other = new VectorStore(dim);
-    rows.slice(0, 3).forEach((v, slot) => other.set(slot, v));
+    for (const [slot, v] of rows.slice(0, 3).entries()) other.set(slot, v);
     other.clear(1);
     expect(other.count).toBe(2);
-    expect(other.top(query, 10, 3, null).map((h) => h.slot).sort()).toEqual([0, 2]);
+    expect(
+      other
+        .top(query, 10, 3, null)
+        .map((h) => h.slot)
+        .sort(),
+    ).toEqual([0, 2]);
     expect(other.has(1)).toBe(false);
   });
 
@@ -65,14 +80,21 @@ describe("VectorStore", () => {
     const copy = new VectorStore(dim);
     const { codes, scale } = store.raw(42);
     copy.setRaw(0, codes, scale);
-    expect(copy.top(query, 1, 1, null)[0]?.score).toBe(store.top(query, 500, 500, null).find((h) => h.slot === 42)?.score as number);
+    expect(copy.top(query, 1, 1, null)[0]?.score).toBe(
+      store.top(query, 500, 500, null).find((h) => h.slot === 42)?.score as number,
+    );
     const unit = store.get(42) as Float32Array;
     expect(cosine(unit, rows[42] as Float32Array)).toBeGreaterThan(0.9999);
   });
 
   test("bad input", () => {
     expect(() => store.set(0, new Float32Array(10))).toThrow(RangeError);
-    expect(() => store.set(0, Float32Array.from({ length: dim }, () => Number.NaN))).toThrow(RangeError);
+    expect(() =>
+      store.set(
+        0,
+        Float32Array.from({ length: dim }, () => Number.NaN),
+      ),
+    ).toThrow(RangeError);
     expect(() => store.top(new Float32Array(3), 1, 500, null)).toThrow(RangeError);
     expect(store.top(new Float32Array(dim), 5, 500, null)).toEqual([]);
   });
@@ -80,7 +102,15 @@ describe("VectorStore", () => {
 
 test("TopK keeps the best k, ties by slot", () => {
   const top = new TopK(3);
-  for (const [slot, score] of [[5, 0.1], [1, 0.9], [2, 0.5], [3, 0.5], [4, 0.95], [0, 0.5]]) top.offer(slot as number, score as number);
+  for (const [slot, score] of [
+    [5, 0.1],
+    [1, 0.9],
+    [2, 0.5],
+    [3, 0.5],
+    [4, 0.95],
+    [0, 0.5],
+  ])
+    top.offer(slot as number, score as number);
   expect(top.sorted()).toEqual([
     { slot: 4, score: 0.95 },
     { slot: 1, score: 0.9 },
@@ -90,7 +120,9 @@ test("TopK keeps the best k, ties by slot", () => {
 
 test("the embedded kernel bytes are vector-kernel.wat compiled", async () => {
   const wabt = await wabtInit();
-  const source = await Bun.file(new URL("../../../src/search/vector-kernel.wat", import.meta.url)).text();
+  const source = await Bun.file(
+    new URL("../../../src/search/vector-kernel.wat", import.meta.url),
+  ).text();
   const module = wabt.parseWat("vector-kernel.wat", source, { simd: true });
   const bytes = Buffer.from(module.toBinary({}).buffer).toString("base64");
   if (bytes !== VECTOR_KERNEL_WASM) console.log(`VECTOR_KERNEL_WASM should be:\n${bytes}`);
