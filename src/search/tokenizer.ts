@@ -33,7 +33,7 @@ const STOP_WORD_LIST = `a about above after again against all am an and any are 
 /** Letters and digits after diacritics are removed; everything else separates words. */
 const WORD = /[\p{L}\p{N}]+/gu;
 const MARKS = /\p{M}+/gu;
-const NON_ASCII = /[^\u0000-\u007f]/;
+const NON_ASCII = /[^ -~\t\n\r]/;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 const LATIN_WORD = /^[a-z]+$/;
