@@ -45,7 +45,7 @@ test("the installed Orama is the version the components were written for", () =>
 });
 
 describe("Orama calls the components as they expect", () => {
-  test("insert: index.insert once per property present, in schema order, page id first", () => {
+  test("insert: index.insert once per property present, in schema order, page id first", async () => {
     const calls: string[] = [];
     const index = createChunkIndex(INDEX_CONFIG);
     const recording = {
@@ -64,7 +64,7 @@ describe("Orama calls the components as they expect", () => {
         documentsStore: createChunkStore(),
       },
     });
-    insert(db, {
+    await insert(db, {
       id: "p#0",
       pageId: "p",
       title: "t",
@@ -106,11 +106,11 @@ describe("Orama calls the components as they expect", () => {
     expect(recording.search.length).toBe(0);
   });
 
-  test("vector search writes embedding = null into each hit's stored document", () => {
+  test("vector search writes embedding = null into each hit's stored document", async () => {
     // Orama's default store: the stored document loses its vector.
     const plain = create({ schema: { text: "string", embedding: "vector[384]" } as const });
-    insert(plain, { id: "a", text: "x", embedding: vec(1) });
-    search(plain, {
+    await insert(plain, { id: "a", text: "x", embedding: vec(1) });
+    await search(plain, {
       mode: "vector",
       vector: { value: vec(1), property: "embedding" },
       similarity: 0,
@@ -146,7 +146,7 @@ describe("why the persistence plugin does not store shards", () => {
       schema: { text: "string" } as const,
       components: { tokenizer: { stemming: true } },
     });
-    insert(db, { id: "1", text: "installing packages" });
+    await insert(db, { id: "1", text: "installing packages" });
     const count = async (d: typeof db, term: string) => (await search(d, { term })).count;
     expect(await count(db, "installs")).toBe(1);
     const restored = await restore("json", (await persist(db, "json")) as string);
