@@ -23,6 +23,8 @@ export interface ChunkStoreData {
   /** By Orama internal id (Orama's vector search reads `docs.docs[id]` directly). */
   docs: (StoredChunk | undefined)[];
   count: number;
+  /** Characters of headings and texts held (for the memory estimate). */
+  chars: number;
 }
 
 export interface ChunkStoreRaw {
@@ -40,7 +42,12 @@ function text(value: unknown): string {
 
 export function createChunkStore(): IDocumentsStore<ChunkStoreData> {
   return {
-    create: (_orama, shared) => ({ sharedInternalDocumentStore: shared, docs: [], count: 0 }),
+    create: (_orama, shared) => ({
+      sharedInternalDocumentStore: shared,
+      docs: [],
+      count: 0,
+      chars: 0,
+    }),
     get(store, id) {
       const at = internalId(store, id);
       return at === undefined ? undefined : store.docs[at];
@@ -62,11 +69,14 @@ export function createChunkStore(): IDocumentsStore<ChunkStoreData> {
       };
       store.docs[at] = chunk;
       store.count++;
+      store.chars += chunk.heading.length + chunk.text.length;
       return true;
     },
     remove(store, id) {
       const at = internalId(store, id);
-      if (at === undefined || store.docs[at] === undefined) return false;
+      const chunk = at === undefined ? undefined : store.docs[at];
+      if (at === undefined || chunk === undefined) return false;
+      store.chars -= chunk.heading.length + chunk.text.length;
       store.docs[at] = undefined;
       store.count--;
       return true;
@@ -75,10 +85,13 @@ export function createChunkStore(): IDocumentsStore<ChunkStoreData> {
     save: <R>(store: ChunkStoreData) => ({ docs: store.docs, count: store.count }) as R,
     load: <R>(shared: SharedIds, raw: R) => {
       const { docs, count } = raw as ChunkStoreRaw;
+      let chars = 0;
+      for (const chunk of docs) if (chunk) chars += chunk.heading.length + chunk.text.length;
       return {
         sharedInternalDocumentStore: shared,
         docs: docs as (StoredChunk | undefined)[],
         count,
+        chars,
       };
     },
   };

@@ -174,7 +174,10 @@ export class ShardRegistry {
     await this.snapshot(domain);
     entry.log?.close();
     entry.log = null;
-    if (this.#entries.get(domain) === entry) this.#entries.delete(domain);
+    if (this.#entries.get(domain) === entry) {
+      this.#entries.delete(domain);
+      entry.shard.dispose();
+    }
   }
 
   /** Unloads the shard and deletes its files (a rebuild starts from nothing). */
@@ -184,6 +187,7 @@ export class ShardRegistry {
       await entry.snapshotting.catch(() => undefined);
       entry.log?.close();
       this.#entries.delete(domain);
+      entry.shard.dispose();
     }
     const files = [
       snapshotPath(this.dir, domain),
@@ -197,7 +201,10 @@ export class ShardRegistry {
 
   async close(): Promise<void> {
     await this.flush();
-    for (const entry of this.#entries.values()) entry.log?.close();
+    for (const entry of this.#entries.values()) {
+      entry.log?.close();
+      entry.shard.dispose();
+    }
     this.#entries.clear();
   }
 
@@ -248,7 +255,11 @@ export class ShardRegistry {
     // when they are many and nothing changed meanwhile.
     if (entry.shard.deadSlots > entry.shard.chunks / 4 && entry.changes === changes) {
       const { raw: compact } = await decodeSnapshot(bytes);
-      if (entry.changes === changes) entry.shard = Shard.fromRaw(domain, compact);
+      if (entry.changes === changes) {
+        const old = entry.shard;
+        entry.shard = Shard.fromRaw(domain, compact);
+        old.dispose();
+      }
     }
   }
 

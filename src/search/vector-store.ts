@@ -1,16 +1,14 @@
 /**
  * A shard's vectors: int8 rows (each vector scaled by its largest component to ±127, the scale
- * kept beside it) in one block of WebAssembly memory, and an exact top-k scan by the SIMD kernel
- * of vector-kernel.wat. Orama's VectorIndex keeps a Float32Array and its magnitude per document
- * in a Map (~1.6 KB and a Map entry each), returns every hit above a similarity threshold and
- * sorts them all (88 ms at 60k chunks); int8 is 384 B a vector in memory and on disk and the
- * kernel scans 60k rows in ~1.4 ms. The cosine it gives differs from float32 by ~1e-3
- * (test/unit/search/vector-store.test.ts pins the bound). Rows are addressed by slot (see
- * chunk-index.ts); a slot without a vector has scale 0.
- *
- * Memory layout: [0, 1024) the int16 query, then the rows, then an int32 score per row.
+ * kept beside it) in one block of the shared WebAssembly arena (vector-arena.ts), and an exact
+ * top-k scan by the SIMD kernel of vector-kernel.wat. Orama's VectorIndex keeps a Float32Array
+ * and its magnitude per document in a Map (~1.6 KB and a Map entry each), returns every hit
+ * above a similarity threshold and sorts them all (88 ms at 60k chunks); int8 is 384 B a vector
+ * in memory and on disk and the kernel scans 60k rows in ~1.4 ms. The cosine it gives differs
+ * from float32 by ~1e-3 (test/unit/search/vector-store.test.ts pins the bound). Rows are
+ * addressed by slot (see chunk-index.ts); a slot without a vector has scale 0.
  */
-import { createVectorKernel, type VectorKernel } from "./vector-kernel.ts";
+import { sharedArena, type VectorArena } from "./vector-arena.ts";
 
 export interface ScoredSlot {
   readonly slot: number;
@@ -18,23 +16,22 @@ export interface ScoredSlot {
 }
 
 const QUERY_BYTES = 1024;
-const PAGE = 65536;
 
 export class VectorStore {
   readonly dim: number;
-  readonly #kernel: VectorKernel;
-  #capacity: number;
-  #scales: Float32Array;
+  readonly #arena: VectorArena;
+  #offset = 0;
+  #capacity = 0;
+  #scales = new Float32Array(0);
   #count = 0;
+  #disposed = false;
 
-  constructor(dim: number, capacity = 64) {
+  constructor(dim: number, capacity = 64, arena: VectorArena = sharedArena()) {
     if (dim % 16 !== 0 || dim * 2 > QUERY_BYTES) {
       throw new RangeError("vector dimensions must be a multiple of 16, at most 512");
     }
     this.dim = dim;
-    this.#kernel = createVectorKernel();
-    this.#capacity = 0;
-    this.#scales = new Float32Array(0);
+    this.#arena = arena;
     this.#resize(capacity);
   }
 
@@ -43,20 +40,30 @@ export class VectorStore {
     return this.#count;
   }
 
-  /** Bytes held: WebAssembly memory (rows, scores) and scales. */
+  /** Bytes held: the arena block and the scales. */
   get bytes(): number {
-    return this.#kernel.memory.buffer.byteLength + this.#scales.byteLength;
+    return this.#capacity * this.dim + this.#scales.byteLength;
+  }
+
+  /** Gives the arena block back; the store is unusable afterwards. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#arena.free(this.#offset, this.#capacity * this.dim, this);
   }
 
   #codes(): Int8Array {
-    return new Int8Array(this.#kernel.memory.buffer, QUERY_BYTES, this.#capacity * this.dim);
+    if (this.#disposed) throw new Error("this shard's vectors were unloaded");
+    return new Int8Array(this.#arena.buffer, this.#offset, this.#capacity * this.dim);
   }
 
   #resize(capacity: number): void {
-    const need = QUERY_BYTES + capacity * (this.dim + 4);
-    const have = this.#kernel.memory.buffer.byteLength;
-    if (need > have) this.#kernel.memory.grow(Math.ceil((need - have) / PAGE));
-    // Rows stay where they are; the score area after them is scratch.
+    const bytes = capacity * this.dim;
+    const used = this.#capacity * this.dim;
+    this.#offset =
+      this.#capacity === 0
+        ? this.#arena.alloc(bytes, this)
+        : this.#arena.realloc(this, this.#offset, used, bytes, used);
     const scales = new Float32Array(capacity);
     scales.set(this.#scales);
     this.#scales = scales;
@@ -143,6 +150,7 @@ export class VectorStore {
     }
     const n = Math.min(slots, this.#capacity);
     if (k <= 0 || n === 0) return [];
+    this.#codes();
     let max = 0;
     let norm = 0;
     for (let i = 0; i < this.dim; i++) {
@@ -151,12 +159,13 @@ export class VectorStore {
       if (Math.abs(x) > max) max = Math.abs(x);
     }
     if (norm === 0 || !Number.isFinite(norm)) return [];
-    const buffer = this.#kernel.memory.buffer;
-    const q = new Int16Array(buffer, 0, this.dim);
+    const scratch = this.#arena.scratch(QUERY_BYTES + n * 4);
+    const buffer = this.#arena.buffer;
+    const q = new Int16Array(buffer, scratch, this.dim);
     const qScale = 32767 / max;
     for (let i = 0; i < this.dim; i++) q[i] = Math.round((query[i] as number) * qScale);
-    const out = QUERY_BYTES + this.#capacity * this.dim;
-    this.#kernel.dots(0, QUERY_BYTES, n, this.dim, out);
+    const out = scratch + QUERY_BYTES;
+    this.#arena.kernel.dots(scratch, this.#offset, n, this.dim, out);
     const dots = new Int32Array(buffer, out, n);
     const unit = 1 / (qScale * Math.sqrt(norm));
     const scales = this.#scales;

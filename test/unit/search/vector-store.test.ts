@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import wabtInit from "wabt";
+import { VectorArena } from "../../../src/search/vector-arena.ts";
 import { VECTOR_KERNEL_WASM } from "../../../src/search/vector-kernel.ts";
 import { TopK, VectorStore } from "../../../src/search/vector-store.ts";
 
@@ -127,4 +128,32 @@ test("the embedded kernel bytes are vector-kernel.wat compiled", async () => {
   const bytes = Buffer.from(module.toBinary({}).buffer).toString("base64");
   if (bytes !== VECTOR_KERNEL_WASM) console.log(`VECTOR_KERNEL_WASM should be:\n${bytes}`);
   expect(bytes).toBe(VECTOR_KERNEL_WASM);
+});
+
+describe("VectorArena", () => {
+  test("stores share one memory: growing one moves it and leaves the others intact", () => {
+    const arena = new VectorArena();
+    const dim = 384;
+    const rows = vectors(300, dim, 5);
+    const a = new VectorStore(dim, 4, arena);
+    const b = new VectorStore(dim, 4, arena);
+    for (const [slot, v] of rows.slice(0, 4).entries()) b.set(slot, v);
+    const before = b.top(rows[0] as Float32Array, 4, 4, null);
+    for (const [slot, v] of rows.entries()) a.set(slot, v); // grows a, and the memory, many times
+    expect(b.top(rows[0] as Float32Array, 4, 4, null)).toEqual(before);
+    expect(a.top(rows[299] as Float32Array, 1, 300, null)[0]?.slot).toBe(299);
+    expect(a.top(rows[0] as Float32Array, 1, 300, null)[0]?.slot).toBe(0);
+  });
+
+  test("a disposed store gives its block back and cannot be used", () => {
+    const arena = new VectorArena();
+    const first = new VectorStore(384, 1000, arena);
+    const size = arena.bytes;
+    first.dispose();
+    const second = new VectorStore(384, 1000, arena);
+    expect(arena.bytes).toBe(size); // the freed block was reused
+    expect(() => first.set(0, new Float32Array(384).fill(1))).toThrow("unloaded");
+    second.set(0, new Float32Array(384).fill(1));
+    expect(second.count).toBe(1);
+  });
 });
