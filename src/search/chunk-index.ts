@@ -274,18 +274,13 @@ export function saveChunkIndex(store: ChunkIndexStore): ChunkIndexRaw {
   const rowRemap = new Map<number, number>(pages.rows.map((row, i) => [row, i]));
   const internalIds = new Int32Array(n);
   const pageRows = new Int32Array(n);
-  const dim = store.config.dim;
-  const vectorCodes = new Int8Array(n * dim);
-  const vectorScales = new Float32Array(n);
   for (let slot = 0; slot < store.slots; slot++) {
     const to = remap[slot] as number;
     if (to < 0) continue;
     internalIds[to] = store.internalOf[slot] as number;
     pageRows[to] = rowRemap.get(store.pageRow[slot] as number) ?? -1;
-    const { codes, scale } = store.vectors.raw(slot);
-    if (scale !== 0) vectorCodes.set(codes, to * dim);
-    vectorScales[to] = scale;
   }
+  const { codes: vectorCodes, scales: vectorScales } = store.vectors.compact(remap, n);
   return {
     slots: n,
     internalIds,

@@ -20,26 +20,19 @@ import {
   domainsOnDisk,
   logGenerations,
   logPath,
-  quarantine,
   readRebuildMarker,
   readSnapshotFile,
   rebuildMarkerPath,
   removeTempFiles,
   snapshotPath,
   syncDir,
-  writeRebuildMarker,
   writeSnapshotFile,
 } from "./shard-files.ts";
-import { type LogRecord, LogWriter, readLog } from "./shard-log.ts";
-import {
-  decodeSnapshot,
-  encodeSnapshot,
-  isCurrent,
-  readSnapshotHeader,
-  SnapshotError,
-} from "./shard-snapshot.ts";
+import { applyRecord, asHealth, loadShard, type ShardHealth } from "./shard-loader.ts";
+import { type LogRecord, LogWriter } from "./shard-log.ts";
+import { decodeSnapshot, encodeSnapshot, isCurrent, readSnapshotHeader } from "./shard-snapshot.ts";
 
-export type ShardHealth = "ok" | "missing" | "corrupt" | "outdated" | "torn";
+export type { ShardHealth };
 
 export interface ShardRegistryOptions {
   /** `<data dir>/shards`. */
@@ -280,48 +273,12 @@ export class ShardRegistry {
   }
 
   async #load(domain: string): Promise<Entry> {
-    const bytes = await readSnapshotFile(this.dir, domain);
-    const generations = logGenerations(this.dir, domain);
-    let shard = new Shard(domain);
-    let health: ShardHealth = "ok";
-    let nextLog = 0;
-    if (bytes !== null) {
-      try {
-        const { header, raw } = await decodeSnapshot(bytes);
-        shard = Shard.fromRaw(domain, raw);
-        nextLog = header.nextLog;
-      } catch (err) {
-        if (!(err instanceof SnapshotError)) throw err;
-        let outdated = false;
-        try {
-          outdated = !isCurrent(readSnapshotHeader(bytes));
-        } catch {}
-        health = outdated ? "outdated" : "corrupt";
-        await quarantine(this.dir, domain);
-        // Logs continue a snapshot that is gone: replaying them alone gives a partial shard.
-        for (const g of generations) await rm(logPath(this.dir, domain, g), { force: true });
-        generations.length = 0;
-      }
-    } else {
-      nextLog = generations[0] ?? 0;
-      if (nextLog !== 0 || generations.length === 0) health = "missing";
-    }
-    for (const g of generations) {
-      if (g < nextLog) continue;
-      const { records, torn } = await readLog(logPath(this.dir, domain, g));
-      for (const record of records) applyRecord(shard, record);
-      if (torn && health === "ok") health = "torn";
-    }
-    const marker = await readRebuildMarker(this.dir, domain);
-    if (marker !== null) health = asHealth(marker);
-    else if (health !== "ok") await writeRebuildMarker(this.dir, domain, health);
-    const last = generations[generations.length - 1];
+    const { shard, health, generation } = await loadShard(this.dir, domain);
     const entry: Entry = {
       shard,
       health,
       log: null,
-      // A fresh generation: never append after a torn record.
-      generation: Math.max(nextLog, last === undefined ? 0 : last + 1),
+      generation,
       dirty: false,
       changes: 0,
       lastUsed: ++this.#clock,
@@ -344,28 +301,5 @@ export class ShardRegistry {
       if (victim === null) return;
       await this.evict(victim);
     }
-  }
-}
-
-function asHealth(reason: string): ShardHealth {
-  return (
-    (["missing", "corrupt", "outdated", "torn"] as const).find((h) => h === reason) ?? "missing"
-  );
-}
-
-function applyRecord(shard: Shard, record: LogRecord): void {
-  switch (record.op) {
-    case "upsert":
-      shard.upsertPage(record.page);
-      return;
-    case "remove":
-      shard.removePage(record.pageId);
-      return;
-    case "facets":
-      shard.setFacets(record.pageId, record.facets);
-      return;
-    case "vectors":
-      shard.setVectors(record.vectors);
-      return;
   }
 }

@@ -129,6 +129,22 @@ export class VectorStore {
     return { codes: this.#codes().slice(base, base + this.dim), scale: this.#scales[slot] ?? 0 };
   }
 
+  /** Rows of slots kept by `remap` (old slot → new slot, −1: dropped), in one pass. */
+  compact(remap: Int32Array, n: number): { codes: Int8Array; scales: Float32Array } {
+    const codes = new Int8Array(n * this.dim);
+    const scales = new Float32Array(n);
+    const rows = this.#codes();
+    const end = Math.min(remap.length, this.#capacity);
+    for (let slot = 0; slot < end; slot++) {
+      const to = remap[slot] as number;
+      const scale = this.#scales[slot] as number;
+      if (to < 0 || scale === 0) continue;
+      codes.set(rows.subarray(slot * this.dim, (slot + 1) * this.dim), to * this.dim);
+      scales[to] = scale;
+    }
+    return { codes, scales };
+  }
+
   /** The stored row decoded to float (unit length up to the int8 rounding). */
   get(slot: number): Float32Array | null {
     if (!this.has(slot)) return null;
