@@ -298,6 +298,9 @@ export function loadChunkIndex(config: ChunkIndexConfig, raw: ChunkIndexRaw): Ch
   Object.assign(schema, config.facets);
   schema[config.vectorField] = `vector[${config.dim}]`;
   const store = new ChunkIndexStore(config, schema);
+  // One block sized to the snapshot, not a doubling per 64 rows.
+  store.vectors.dispose();
+  store.vectors = new VectorStore(config.dim, Math.max(64, raw.slots));
   store.text = TextIndex.load(raw.text);
   store.pages = PageTable.load(config.facets, raw.pages);
   const n = raw.slots;

@@ -36,9 +36,14 @@ export class VectorArena {
     return this.kernel.memory.buffer as ArrayBuffer;
   }
 
-  /** Bytes of the memory (in use or free). */
+  /** Bytes of the memory (in use or free: the memory never shrinks). */
   get bytes(): number {
     return this.buffer.byteLength;
+  }
+
+  /** Bytes in blocks, scratch included. */
+  get used(): number {
+    return this.#end - this.#free.reduce((n, b) => n + b.size, 0);
   }
 
   /** A block of at least `size` bytes, given back when `owner` is collected (or by `free`). */
@@ -96,6 +101,12 @@ export class VectorArena {
     if (prev && prev.offset + prev.size === here.offset) {
       prev.size += here.size;
       this.#free.splice(i, 1);
+    }
+    // A free block at the end goes back to the unused tail.
+    const last = this.#free[this.#free.length - 1];
+    if (last && last.offset + last.size === this.#end) {
+      this.#end = last.offset;
+      this.#free.pop();
     }
   }
 

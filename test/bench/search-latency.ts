@@ -17,7 +17,7 @@
  * query embedding (~4 ms) and HTTP.
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type PageInput, Shard } from "../../src/search/shard.ts";
@@ -29,6 +29,7 @@ import {
   searchShards,
 } from "../../src/search/shard-search.ts";
 import { decodeSnapshot, encodeSnapshot } from "../../src/search/shard-snapshot.ts";
+import { sharedArena } from "../../src/search/vector-arena.ts";
 import { type BenchChunk, benchChunks, random, unitVector } from "./bench-corpus.ts";
 
 const { values: args } = parseArgs({
@@ -118,10 +119,16 @@ function* pages(
   if (current.length > 0) yield emit();
 }
 
-function heapMb(): { heap: number; rss: number } {
+/**
+ * Heap after a full GC. JSC counts a WebAssembly memory twice in heapUsed (measured: a 62.5 MB
+ * memory adds 125 MB), so the vector arena is taken out once: heap = JS objects, typed arrays
+ * and the arena counted once.
+ */
+function heapMb(): { heap: number; rss: number; arena: number } {
   Bun.gc(true);
   const m = process.memoryUsage();
-  return { heap: m.heapUsed, rss: m.rss };
+  const arena = sharedArena().bytes;
+  return { heap: m.heapUsed - arena, rss: m.rss, arena };
 }
 
 function pct(sorted: number[], p: number): number {
@@ -158,7 +165,7 @@ async function timeQueries(
 async function singleShard(base: BenchChunk[], count: number, rounds: number): Promise<void> {
   console.log(`\n## One shard, ${count.toLocaleString()} chunks`);
   const before = heapMb();
-  const shard = new Shard("big.example");
+  let shard: Shard | null = new Shard("big.example");
   let t = performance.now();
   let built = 0;
   for (const page of pages(chunkStream(base, count), 1, "")) {
@@ -167,11 +174,12 @@ async function singleShard(base: BenchChunk[], count: number, rounds: number): P
   }
   const buildS = (performance.now() - t) / 1000;
   const after = heapMb();
+  const perChunk = (bytes: number) => `${(bytes / built / 1024).toFixed(2)} KB/chunk`;
   console.log(
     `build: ${built.toLocaleString()} chunks, ${shard.pages.toLocaleString()} pages in ${buildS.toFixed(1)} s (${Math.round(built / buildS)} chunks/s)`,
   );
   console.log(
-    `memory: heap ${((after.heap - before.heap) / built / 1024).toFixed(2)} KB/chunk (${((after.heap - before.heap) / 2 ** 20).toFixed(0)} MB), RSS ${((after.rss - before.rss) / built / 1024).toFixed(2)} KB/chunk (process RSS ${(after.rss / 2 ** 20).toFixed(0)} MB); estimate ${(shard.estimatedBytes / built / 1024).toFixed(2)} KB/chunk`,
+    `memory as built: heap ${perChunk(after.heap - before.heap)}, RSS ${perChunk(after.rss - before.rss)} (process RSS ${(after.rss / 2 ** 20).toFixed(0)} MB); registry estimate ${perChunk(shard.estimatedBytes)}`,
   );
   t = performance.now();
   const raw = shard.save();
@@ -180,11 +188,10 @@ async function singleShard(base: BenchChunk[], count: number, rounds: number): P
   const bytes = await pending;
   const encodeMs = performance.now() - t;
   console.log(
-    `snapshot: ${(bytes.byteLength / built / 1024).toFixed(2)} KB/chunk on disk (${(bytes.byteLength / 2 ** 20).toFixed(1)} MB), save+encode ${encodeMs.toFixed(0)} ms, of which ${blockedMs.toFixed(0)} ms block the event loop`,
+    `snapshot: ${perChunk(bytes.byteLength)} on disk (${(bytes.byteLength / 2 ** 20).toFixed(1)} MB), save+encode ${encodeMs.toFixed(0)} ms, of which ${blockedMs.toFixed(0)} ms block the event loop`,
   );
   const dir = mkdtempSync(join(tmpdir(), "wc-shards-"));
   try {
-    const registry = await ShardRegistry.open({ dir, memoryBudgetBytes: 8 * 2 ** 30 });
     t = performance.now();
     await writeSnapshotFile(dir, "big.example", bytes);
     console.log(`snapshot write + fsync + rename: ${(performance.now() - t).toFixed(0)} ms`);
@@ -192,13 +199,20 @@ async function singleShard(base: BenchChunk[], count: number, rounds: number): P
     const loaded = Shard.fromRaw("big.example", (await decodeSnapshot(bytes)).raw);
     const loadMs = performance.now() - t;
     console.log(
-      `load (decode + Orama load): ${loadMs.toFixed(0)} ms, ${(((loadMs / built) * 100_000) / 1000).toFixed(2)} s per 100k chunks; reloaded ${loaded.chunks} chunks`,
+      `load (decode + Orama load): ${loadMs.toFixed(0)} ms, ${(((loadMs / built) * 100_000) / 1000).toFixed(2)} s per 100k chunks`,
     );
+    const original = shard;
     const same = QUERIES.slice(0, 20).every(
-      (q) => JSON.stringify(loaded.searchText(q, 10)) === JSON.stringify(shard.searchText(q, 10)),
+      (q) =>
+        JSON.stringify(loaded.searchText(q, 10)) === JSON.stringify(original.searchText(q, 10)),
     );
     console.log(`text results identical after reload (20 queries): ${same}`);
-    await registry.drop("big.example");
+    shard.dispose();
+    shard = null;
+    const reloaded = heapMb();
+    console.log(
+      `memory as loaded (the built copy dropped): heap ${perChunk(reloaded.heap - before.heap)} (vector arena in it: ${perChunk(reloaded.arena - before.arena)}, counted once), RSS ${perChunk(reloaded.rss - before.rss)}; registry estimate ${perChunk(loaded.estimatedBytes)}`,
+    );
     await timeAll(new FixedRegistry(loaded), ["big.example"], rounds);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -218,6 +232,11 @@ class FixedRegistry {
 
 async function timeAll(registry: unknown, domains: string[], rounds: number): Promise<void> {
   const r = registry as ShardRegistry;
+  console.log(
+    `(load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} on ${navigator.hardwareConcurrency} cores)`,
+  );
   // Warm-up: one pass of each mode.
   for (const mode of ["text", "vector", "hybrid"] as const)
     await timeQueries(r, domains, mode, {}, 1);
@@ -243,13 +262,16 @@ async function multiShard(
   );
   const dir = mkdtempSync(join(tmpdir(), "wc-shards-"));
   try {
-    let registry = await ShardRegistry.open({ dir, memoryBudgetBytes: 16 * 2 ** 30 });
     const domains = Array.from({ length: shards }, (_, i) => `site${i}.example`);
     let t = performance.now();
+    // Built in memory and snapshotted straight to disk (the registry's log is for live changes).
     for (const [i, domain] of domains.entries()) {
-      const shardPages = [...pages(chunkStream(base, perShard, i * perShard), 100 + i, `${i}_`)];
-      await registry.upsertPages(domain, shardPages);
-      await registry.markRebuilt(domain);
+      const shard = new Shard(domain);
+      for (const page of pages(chunkStream(base, perShard, i * perShard), 100 + i, `${i}_`)) {
+        shard.upsertPage(page);
+      }
+      await writeSnapshotFile(dir, domain, await encodeSnapshot(shard.save(), 0));
+      shard.dispose();
     }
     console.log(`build + snapshot: ${((performance.now() - t) / 1000).toFixed(1)} s`);
     let disk = 0;
@@ -257,9 +279,9 @@ async function multiShard(
     console.log(
       `disk: ${(disk / (shards * perShard) / 1024).toFixed(2)} KB/chunk (${(disk / 2 ** 20).toFixed(0)} MB)`,
     );
-    await registry.close();
+    Bun.gc(true);
     const before = heapMb();
-    registry = await ShardRegistry.open({ dir, memoryBudgetBytes: 16 * 2 ** 30 });
+    const registry = await ShardRegistry.open({ dir, memoryBudgetBytes: 16 * 2 ** 30 });
     t = performance.now();
     for (const d of domains) await registry.shard(d);
     const loadMs = performance.now() - t;
