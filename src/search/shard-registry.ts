@@ -129,6 +129,7 @@ export class ShardRegistry {
   async upsertPages(domain: string, pages: readonly PageInput[]): Promise<void> {
     const entry = await this.#entry(domain);
     for (const page of pages) this.#apply(domain, entry, { op: "upsert", page });
+    await this.#enforceBudget(domain);
   }
 
   async removePages(domain: string, pageIds: readonly string[]): Promise<void> {

@@ -69,6 +69,21 @@ function facetFields(facets: PageFacets): Record<string, unknown> {
   return out;
 }
 
+function checkPage(page: PageInput): void {
+  if (!page.pageId) throw new RangeError("a page needs an id");
+  for (const chunk of page.chunks) {
+    const v = chunk.vector;
+    if (!v) continue;
+    if (v.length !== EMBED_DIM) {
+      throw new RangeError(`a chunk vector has ${v.length} dimensions, not ${EMBED_DIM}`);
+    }
+    for (let i = 0; i < v.length; i++) {
+      if (!Number.isFinite(v[i]))
+        throw new RangeError("a chunk vector holds a value that is not finite");
+    }
+  }
+}
+
 function settled<T>(value: T | Promise<T>): T {
   if (value instanceof Promise) throw new Error("a shard database must stay synchronous");
   return value;
@@ -99,8 +114,9 @@ export class Shard {
     return save(this.#db);
   }
 
-  /** Replaces the page's chunks (all of them) by `page.chunks`. */
+  /** Replaces the page's chunks (all of them) by `page.chunks`; a bad page changes nothing. */
   upsertPage(page: PageInput): void {
+    checkPage(page);
     this.removePage(page.pageId);
     if (page.chunks.length === 0) return;
     const facets = facetFields(page.facets);

@@ -242,3 +242,22 @@ describe("damage and crashes", () => {
     }
   });
 });
+
+test("a page with a bad vector changes nothing and is not logged", async () => {
+  const dir2 = mkdtempSync(join(tmpdir(), "wc-shards-test-"));
+  try {
+    const a = await ShardRegistry.open({ dir: dir2, memoryBudgetBytes: 2 ** 30 });
+    await a.upsertPages("example.com", [page("pg_1", ["alpha", "beta"])]);
+    const bad = page("pg_1", ["gamma", "delta"]);
+    const chunks = [
+      bad.chunks[0],
+      { heading: "", text: "delta", vector: [1, 2, 3] },
+    ] as PageInput["chunks"];
+    await expect(a.upsertPages("example.com", [{ ...bad, chunks }])).rejects.toThrow(RangeError);
+    expect(await ids(a, "example.com", "alpha beta gamma")).toEqual(["pg_1#0", "pg_1#1"].sort());
+    const b = await ShardRegistry.open({ dir: dir2, memoryBudgetBytes: 2 ** 30 });
+    expect((await ids(b, "example.com", "alpha beta gamma")).sort()).toEqual(["pg_1#0", "pg_1#1"]);
+  } finally {
+    rmSync(dir2, { recursive: true, force: true });
+  }
+});
