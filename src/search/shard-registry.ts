@@ -15,6 +15,8 @@
  */
 import { mkdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { Config } from "../config.ts";
 import { type ChunkVector, type PageFacets, type PageInput, Shard } from "./shard.ts";
 import {
   domainsOnDisk,
@@ -303,4 +305,14 @@ export class ShardRegistry {
       await this.evict(victim);
     }
   }
+}
+
+/** The service's registry: `<data dir>/shards`, budget `WEBCORPUS_SHARD_MEMORY_MB`. */
+export function openShardRegistry(
+  config: Pick<Config, "dataDir" | "shardMemoryMb">,
+): Promise<ShardRegistry> {
+  return ShardRegistry.open({
+    dir: join(config.dataDir, "shards"),
+    memoryBudgetBytes: config.shardMemoryMb * 2 ** 20,
+  });
 }

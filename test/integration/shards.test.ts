@@ -14,8 +14,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { testConfig } from "../../src/config.ts";
 import type { PageInput } from "../../src/search/shard.ts";
-import { ShardRegistry } from "../../src/search/shard-registry.ts";
+import { openShardRegistry, ShardRegistry } from "../../src/search/shard-registry.ts";
 import { searchShards } from "../../src/search/shard-search.ts";
 
 const vec = (seed: number) =>
@@ -259,5 +260,24 @@ test("a page with a bad vector changes nothing and is not logged", async () => {
     expect((await ids(b, "example.com", "alpha beta gamma")).sort()).toEqual(["pg_1#0", "pg_1#1"]);
   } finally {
     rmSync(dir2, { recursive: true, force: true });
+  }
+});
+
+test("the service's registry lives in <data dir>/shards with the configured budget", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "wc-data-"));
+  try {
+    const config = testConfig({ DATA_DIR: dataDir, SHARD_MEMORY_MB: "64" });
+    expect(config.shardMemoryMb).toBe(64);
+    const registry = await openShardRegistry(config);
+    expect(registry.dir).toBe(join(dataDir, "shards"));
+    expect(registry.memoryBudgetBytes).toBe(64 * 2 ** 20);
+    await registry.upsertPages("python.org", [page("pg_1", ["hello"])]);
+    await registry.close();
+    expect(readdirSync(join(dataDir, "shards")).sort()).toEqual([
+      "python.org.rebuild",
+      "python.org.shard",
+    ]);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });
