@@ -21,8 +21,9 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type PageInput, Shard } from "../../src/search/shard.ts";
-import { writeSnapshotFile } from "../../src/search/shard-files.ts";
+import { readSnapshotFile, writeSnapshotFile } from "../../src/search/shard-files.ts";
 import { ShardRegistry } from "../../src/search/shard-registry.ts";
+import { indexOf } from "../../src/search/shard-schema.ts";
 import {
   type SearchFilters,
   type SearchMode,
@@ -119,16 +120,26 @@ function* pages(
   if (current.length > 0) yield emit();
 }
 
-/**
- * Heap after a full GC. JSC counts a WebAssembly memory twice in heapUsed (measured: a 62.5 MB
- * memory adds 125 MB), so the vector arena is taken out once: heap = JS objects, typed arrays
- * and the arena counted once.
- */
+/** heapUsed, RSS and the vector arena's size after a full GC. */
 function heapMb(): { heap: number; rss: number; arena: number } {
   Bun.gc(true);
   const m = process.memoryUsage();
-  const arena = sharedArena().bytes;
-  return { heap: m.heapUsed - arena, rss: m.rss, arena };
+  return { heap: m.heapUsed, rss: m.rss, arena: sharedArena().bytes };
+}
+
+/**
+ * Memory a shard added between two readings: JSC counts a WebAssembly memory twice in heapUsed
+ * (a 62.5 MB memory adds 125 MB), and the arena keeps freed blocks, so the arena's growth is
+ * taken out twice and the shard's own vector block added once.
+ */
+function shardMemory(
+  before: ReturnType<typeof heapMb>,
+  after: ReturnType<typeof heapMb>,
+  shard: Shard,
+): number {
+  return (
+    after.heap - before.heap - 2 * (after.arena - before.arena) + indexOf(shard.db).vectors.bytes
+  );
 }
 
 function pct(sorted: number[], p: number): number {
@@ -164,55 +175,54 @@ async function timeQueries(
 
 async function singleShard(base: BenchChunk[], count: number, rounds: number): Promise<void> {
   console.log(`\n## One shard, ${count.toLocaleString()} chunks`);
-  const before = heapMb();
-  let shard: Shard | null = new Shard("big.example");
-  let t = performance.now();
-  let built = 0;
-  for (const page of pages(chunkStream(base, count), 1, "")) {
-    shard.upsertPage(page);
-    built += page.chunks.length;
-  }
-  const buildS = (performance.now() - t) / 1000;
-  const after = heapMb();
-  const perChunk = (bytes: number) => `${(bytes / built / 1024).toFixed(2)} KB/chunk`;
-  console.log(
-    `build: ${built.toLocaleString()} chunks, ${shard.pages.toLocaleString()} pages in ${buildS.toFixed(1)} s (${Math.round(built / buildS)} chunks/s)`,
-  );
-  console.log(
-    `memory as built: heap ${perChunk(after.heap - before.heap)}, RSS ${perChunk(after.rss - before.rss)} (process RSS ${(after.rss / 2 ** 20).toFixed(0)} MB); registry estimate ${perChunk(shard.estimatedBytes)}`,
-  );
-  t = performance.now();
-  const raw = shard.save();
-  const pending = encodeSnapshot(raw, 0); // synchronous up to zstd, which runs off the thread
-  const blockedMs = performance.now() - t;
-  const bytes = await pending;
-  const encodeMs = performance.now() - t;
-  console.log(
-    `snapshot: ${perChunk(bytes.byteLength)} on disk (${(bytes.byteLength / 2 ** 20).toFixed(1)} MB), save+encode ${encodeMs.toFixed(0)} ms, of which ${blockedMs.toFixed(0)} ms block the event loop`,
-  );
   const dir = mkdtempSync(join(tmpdir(), "wc-shards-"));
   try {
+    let before = heapMb();
+    let shard: Shard | null = new Shard("big.example");
+    let t = performance.now();
+    let built = 0;
+    for (const page of pages(chunkStream(base, count), 1, "")) {
+      shard.upsertPage(page);
+      built += page.chunks.length;
+    }
+    const buildS = (performance.now() - t) / 1000;
+    let after = heapMb();
+    const perChunk = (bytes: number) => `${(bytes / built / 1024).toFixed(2)} KB/chunk`;
+    console.log(
+      `build: ${built.toLocaleString()} chunks, ${shard.pages.toLocaleString()} pages in ${buildS.toFixed(1)} s (${Math.round(built / buildS)} chunks/s)`,
+    );
+    console.log(
+      `memory as built: ${perChunk(shardMemory(before, after, shard))} (RSS +${perChunk(after.rss - before.rss)}); registry estimate ${perChunk(shard.estimatedBytes)}`,
+    );
+    t = performance.now();
+    const pending = encodeSnapshot(shard.save(), 0); // synchronous up to zstd (off the thread)
+    const blockedMs = performance.now() - t;
+    const bytes = await pending;
+    const encodeMs = performance.now() - t;
+    console.log(
+      `snapshot: ${perChunk(bytes.byteLength)} on disk (${(bytes.byteLength / 2 ** 20).toFixed(1)} MB), save+encode ${encodeMs.toFixed(0)} ms, of which ${blockedMs.toFixed(0)} ms block the event loop`,
+    );
     t = performance.now();
     await writeSnapshotFile(dir, "big.example", bytes);
     console.log(`snapshot write + fsync + rename: ${(performance.now() - t).toFixed(0)} ms`);
-    t = performance.now();
-    const loaded = Shard.fromRaw("big.example", (await decodeSnapshot(bytes)).raw);
-    const loadMs = performance.now() - t;
-    console.log(
-      `load (decode + Orama load): ${loadMs.toFixed(0)} ms, ${(((loadMs / built) * 100_000) / 1000).toFixed(2)} s per 100k chunks`,
-    );
-    const original = shard;
-    const same = QUERIES.slice(0, 20).every(
-      (q) =>
-        JSON.stringify(loaded.searchText(q, 10)) === JSON.stringify(original.searchText(q, 10)),
-    );
-    console.log(`text results identical after reload (20 queries): ${same}`);
+    const probe = QUERIES.slice(0, 20);
+    const expected = probe.map((q) => JSON.stringify((shard as Shard).searchText(q, 10)));
     shard.dispose();
     shard = null;
-    const reloaded = heapMb();
+    before = heapMb();
+    t = performance.now();
+    const file = await readSnapshotFile(dir, "big.example");
+    const loaded = Shard.fromRaw("big.example", (await decodeSnapshot(file as Uint8Array)).raw);
+    const loadMs = performance.now() - t;
+    after = heapMb();
     console.log(
-      `memory as loaded (the built copy dropped): heap ${perChunk(reloaded.heap - before.heap)} (vector arena in it: ${perChunk(reloaded.arena - before.arena)}, counted once), RSS ${perChunk(reloaded.rss - before.rss)}; registry estimate ${perChunk(loaded.estimatedBytes)}`,
+      `load (read + decode + Orama load): ${loadMs.toFixed(0)} ms, ${(((loadMs / built) * 100_000) / 1000).toFixed(2)} s per 100k chunks`,
     );
+    console.log(
+      `memory as loaded: ${perChunk(shardMemory(before, after, loaded))} (vectors ${perChunk(indexOf(loaded.db).vectors.bytes)}); registry estimate ${perChunk(loaded.estimatedBytes)}`,
+    );
+    const same = probe.every((q, i) => JSON.stringify(loaded.searchText(q, 10)) === expected[i]);
+    console.log(`text results identical after reload (20 queries): ${same}`);
     await timeAll(new FixedRegistry(loaded), ["big.example"], rounds);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -286,8 +296,11 @@ async function multiShard(
     for (const d of domains) await registry.shard(d);
     const loadMs = performance.now() - t;
     const after = heapMb();
+    let vectorBytes = 0;
+    for (const d of domains) vectorBytes += indexOf((await registry.shard(d)).db).vectors.bytes;
+    const memory = after.heap - before.heap - 2 * (after.arena - before.arena) + vectorBytes;
     console.log(
-      `load of all ${shards} shards: ${(loadMs / 1000).toFixed(2)} s (${((loadMs / (shards * perShard)) * 100).toFixed(2)} s per 100k chunks); heap ${((after.heap - before.heap) / (shards * perShard) / 1024).toFixed(2)} KB/chunk, process RSS ${(after.rss / 2 ** 20).toFixed(0)} MB`,
+      `load of all ${shards} shards: ${(loadMs / 1000).toFixed(2)} s (${((loadMs / (shards * perShard)) * 100).toFixed(2)} s per 100k chunks); memory ${(memory / (shards * perShard) / 1024).toFixed(2)} KB/chunk, process RSS ${(after.rss / 2 ** 20).toFixed(0)} MB`,
     );
     await timeAll(registry, domains, rounds);
     const one = await timeQueries(registry, [domains[0] as string], "hybrid", {}, rounds);
