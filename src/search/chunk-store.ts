@@ -36,8 +36,10 @@ function internalId(store: ChunkStoreData, id: string | number): number | undefi
   return typeof id === "number" ? id : store.sharedInternalDocumentStore.idToInternalId.get(id);
 }
 
+/** A string without NUL (the snapshot joins strings with it). */
 function text(value: unknown): string {
-  return typeof value === "string" ? value : "";
+  if (typeof value !== "string") return "";
+  return value.includes("\u0000") ? value.replaceAll("\u0000", " ") : value;
 }
 
 export function createChunkStore(): IDocumentsStore<ChunkStoreData> {

@@ -114,20 +114,22 @@ export async function readSnapshotFile(dir: string, domain: string): Promise<Uin
 
 let tempCounter = 0;
 
-/** Writes `bytes` as the domain's snapshot: temp file, fsync, rename, directory fsync. */
+/** Writes `parts` (in order) as the domain's snapshot: temp file, fsync, rename, dir fsync. */
 export async function writeSnapshotFile(
   dir: string,
   domain: string,
-  bytes: Uint8Array,
+  parts: Uint8Array | readonly Uint8Array[],
 ): Promise<void> {
   const target = snapshotPath(dir, domain);
   const temp = `${target}.tmp-${process.pid}-${++tempCounter}`;
   const handle = await open(temp, "w");
   try {
-    let at = 0;
-    while (at < bytes.byteLength) {
-      const { bytesWritten } = await handle.write(bytes, at, bytes.byteLength - at);
-      at += bytesWritten;
+    for (const part of parts instanceof Uint8Array ? [parts] : parts) {
+      let at = 0;
+      while (at < part.byteLength) {
+        const { bytesWritten } = await handle.write(part, at, part.byteLength - at);
+        at += bytesWritten;
+      }
     }
     await handle.sync();
   } catch (err) {

@@ -32,7 +32,13 @@ import {
 } from "./shard-files.ts";
 import { applyRecord, asHealth, loadShard, type ShardHealth } from "./shard-loader.ts";
 import { type LogRecord, LogWriter } from "./shard-log.ts";
-import { decodeSnapshot, encodeSnapshot, isCurrent, readSnapshotHeader } from "./shard-snapshot.ts";
+import {
+  decodeSnapshot,
+  encodeSnapshot,
+  isCurrent,
+  joinParts,
+  readSnapshotHeader,
+} from "./shard-snapshot.ts";
 
 export type { ShardHealth };
 
@@ -250,7 +256,7 @@ export class ShardRegistry {
     // Removed chunks leave dead slots and unreclaimed internal ids: reload from the snapshot
     // when they are many and nothing changed meanwhile.
     if (entry.shard.deadSlots > entry.shard.chunks / 4 && entry.changes === changes) {
-      const { raw: compact } = await decodeSnapshot(bytes);
+      const { raw: compact } = await decodeSnapshot(joinParts(bytes));
       if (entry.changes === changes) {
         const old = entry.shard;
         entry.shard = Shard.fromRaw(domain, compact);

@@ -70,7 +70,9 @@ function facetFields(facets: PageFacets): Record<string, unknown> {
 }
 
 function checkPage(page: PageInput): void {
-  if (!page.pageId) throw new RangeError("a page needs an id");
+  if (!page.pageId || page.pageId.includes("\u0000")) {
+    throw new RangeError("a page needs an id, without NUL");
+  }
   for (const chunk of page.chunks) {
     const v = chunk.vector;
     if (!v) continue;

@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { create, insert, search } from "@orama/orama";
 import { persist } from "@orama/plugin-data-persistence";
 import { Shard } from "../../src/search/shard.ts";
-import { encodeSnapshot } from "../../src/search/shard-snapshot.ts";
+import { encodeSnapshot, joinParts } from "../../src/search/shard-snapshot.ts";
 import { sharedArena } from "../../src/search/vector-arena.ts";
 import { benchChunks, random, unitVector } from "./bench-corpus.ts";
 
@@ -88,7 +88,7 @@ for (const [i, c] of chunks.entries()) {
 flush();
 const shardBuild = performance.now() - t;
 const shardHeap = heap() - before;
-const snapshot = await encodeSnapshot(shard.save(), 0);
+const snapshot = joinParts(await encodeSnapshot(shard.save(), 0));
 
 const times: Record<string, number[]> = {};
 const time = (name: string, f: () => unknown) => {
