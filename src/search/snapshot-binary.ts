@@ -23,9 +23,22 @@ export function stringsBytes(list: readonly string[]): Uint8Array {
   return encoder.encode(list.join("\u0000"));
 }
 
-/** A list of `count` strings from their NUL-joined bytes. */
+/**
+ * A list of `count` strings from their NUL-joined bytes, each decoded on its own: split from
+ * one decoded string they would share its representation, 16-bit for all as soon as one text
+ * holds a character past Latin-1 (measured: 4.5 instead of 2.1 KB a chunk once loaded).
+ */
 export function stringsFrom(bytes: Uint8Array, count: number): string[] {
-  const list = count === 0 ? [] : decoder.decode(bytes).split("\u0000");
+  const list: string[] = [];
+  if (count > 0) {
+    let at = 0;
+    for (;;) {
+      const end = bytes.indexOf(0, at);
+      list.push(decoder.decode(bytes.subarray(at, end < 0 ? bytes.length : end)));
+      if (end < 0) break;
+      at = end + 1;
+    }
+  }
   if (list.length !== count) throw new SnapshotError("a string list of the snapshot is damaged");
   return list;
 }

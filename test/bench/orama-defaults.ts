@@ -58,7 +58,17 @@ for (const [i, c] of chunks.entries()) {
 }
 const defaultBuild = performance.now() - t;
 const defaultHeap = heap() - base;
-const persisted = (await persist(db, "binary")) as string;
+/** Bytes per chunk of the plugin's format, or why it failed. */
+async function persisted(format: "binary" | "json"): Promise<string> {
+  try {
+    const out = (await persist(db, format)) as string;
+    return `${(out.length / count / 1024).toFixed(2)} KB/chunk`;
+  } catch (err) {
+    return `fails: ${(err as Error).message}`;
+  }
+}
+const binary = await persisted("binary");
+const json = await persisted("json");
 
 const before = heap();
 const shard = new Shard("bench.example");
@@ -135,7 +145,7 @@ console.log(
   `heap: defaults ${(defaultHeap / count / 1024).toFixed(2)} KB/chunk, shard ${(shardHeap / count / 1024).toFixed(2)} KB/chunk`,
 );
 console.log(
-  `persisted: plugin binary ${(persisted.length / count / 1024).toFixed(2)} KB/chunk (hex text), shard snapshot ${(snapshot.byteLength / count / 1024).toFixed(2)} KB/chunk`,
+  `persisted: plugin binary (msgpack as hex text) ${binary}; plugin json ${json}; shard snapshot ${(snapshot.byteLength / count / 1024).toFixed(2)} KB/chunk`,
 );
 for (const [name, xs] of Object.entries(times)) {
   console.log(`${name}: p50 ${pct(xs, 50).toFixed(1)} / p95 ${pct(xs, 95).toFixed(1)} ms`);
