@@ -82,6 +82,7 @@ export const SETTINGS = {
   EMBED_VARIANT: { kind: { type: "enum", values: ["int8", "fp32"] }, default: "int8", doc: "" },
   EMBED_BATCH: { kind: int(1), default: "64", doc: "chunks per round" },
   EMBED_THREADS: { kind: int(0, 64), default: "0", doc: "embedding lanes" },
+  SHARD_MEMORY_MB: { kind: int(16), default: "2048", doc: "loaded index shards" },
   CHROMIUM_PATH: { kind: { type: "string" }, default: "", doc: "browser" },
   SCREENSHOT_TIMEOUT_S: {
     kind: { type: "float", min: 0, exclusiveMin: true },
@@ -145,6 +146,8 @@ export interface Config {
   readonly embedVariant: "int8" | "fp32";
   readonly embedBatch: number;
   readonly embedThreads: number;
+  /** Estimated memory the loaded index shards may take before the least used are unloaded. */
+  readonly shardMemoryMb: number;
   readonly chromiumPath: string | null;
   readonly screenshotTimeoutS: number;
   readonly worker: boolean;
@@ -414,6 +417,7 @@ export function loadConfig(
     embedVariant: get("EMBED_VARIANT"),
     embedBatch: get("EMBED_BATCH"),
     embedThreads: get("EMBED_THREADS"),
+    shardMemoryMb: get("SHARD_MEMORY_MB"),
     chromiumPath: chromium ? chromium : null,
     screenshotTimeoutS: get("SCREENSHOT_TIMEOUT_S"),
     worker: get("WORKER"),

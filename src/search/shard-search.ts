@@ -1,0 +1,143 @@
+/**
+ * Search over the shards in scope. Each engine runs inside every shard with the filters as an
+ * Orama `where` clause (so `limit` hits come back whenever that many chunks match); the shards'
+ * lists are merged on score (BM25 of each shard's own statistics, as per-shard IDF in any
+ * sharded engine; cosine for vectors), and `hybrid` fuses the two merged lists with the
+ * reference's page-level RRF (k = 10) over each engine's top 100. A domain filter touches one
+ * shard. The query vector is an argument: the embedder is not this module's business.
+ */
+import { type FusedHit, pageDiverseRrf } from "./fusion.ts";
+import type { ShardHit, ShardWhere } from "./shard.ts";
+import type { ShardRegistry } from "./shard-registry.ts";
+
+export type SearchMode = "hybrid" | "text" | "vector";
+
+/** Candidates per engine before fusion (the reference's CANDIDATES). */
+export const CANDIDATES = 100;
+/** RRF k of hybrid search (chosen on the reference's tune split among 1, 10, 30, 60). */
+export const RRF_K = 10;
+
+export interface SearchFilters {
+  readonly types?: readonly string[];
+  /** BCP 47 tags or ranges: `en` matches `en`, `en-US`, `en-GB`. */
+  readonly locales?: readonly string[];
+  readonly topics?: readonly string[];
+  readonly technicalityMin?: number | null;
+}
+
+export interface ShardSearchRequest {
+  readonly q: string;
+  readonly mode: SearchMode;
+  /** The embedded query; required for `vector` and `hybrid`. */
+  readonly vector?: ArrayLike<number> | null;
+  /** The shards in scope (a domain filter is one domain; a collection its domains). */
+  readonly domains: readonly string[];
+  readonly filters?: SearchFilters;
+  readonly limit: number;
+}
+
+export interface SearchHit {
+  readonly chunkId: string;
+  readonly pageId: string;
+  readonly domain: string;
+  readonly heading: string;
+  readonly text: string;
+  /** hybrid: the page's fused RRF score; text: bm25/(1+bm25); vector: cosine in [0, 1]. */
+  readonly score: number;
+  /** 1-based rank of the chunk in each engine's merged list. */
+  readonly ranks: { readonly text?: number; readonly vector?: number };
+}
+
+/** The filters as one Orama `where` clause (its keys are ANDed); empty when none. */
+export function whereClause(filters: SearchFilters = {}): ShardWhere {
+  const where: ShardWhere = {};
+  if (filters.types?.length) where.type = { in: [...filters.types] };
+  if (filters.locales?.length) {
+    where.locale = {
+      containsAny: filters.locales.map((l) => l.toLowerCase().replaceAll("_", "-")),
+    };
+  }
+  if (filters.topics?.length) where.topics = { containsAny: [...filters.topics] };
+  if (filters.technicalityMin !== undefined && filters.technicalityMin !== null) {
+    where.technicality = { gte: filters.technicalityMin };
+  }
+  return where;
+}
+
+interface DomainHit extends ShardHit {
+  readonly domain: string;
+}
+
+function merge(lists: DomainHit[][], k: number): DomainHit[] {
+  return lists
+    .flat()
+    .sort(
+      (a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : a.chunkId > b.chunkId ? 1 : 0),
+    )
+    .slice(0, k);
+}
+
+function key(hit: DomainHit): string {
+  return `${hit.domain}\u0000${hit.chunkId}`;
+}
+
+/** Hits for `request`, best first, at most `limit`. */
+export async function searchShards(
+  registry: ShardRegistry,
+  request: ShardSearchRequest,
+): Promise<SearchHit[]> {
+  const { mode, limit } = request;
+  if (limit <= 0 || request.domains.length === 0) return [];
+  const vector = request.vector ?? null;
+  if (mode !== "text" && vector === null) {
+    throw new RangeError(`mode=${mode} needs the query vector`);
+  }
+  const where = whereClause(request.filters);
+  const k = mode === "hybrid" ? Math.max(limit, CANDIDATES) : limit;
+  const textLists: DomainHit[][] = [];
+  const vectorLists: DomainHit[][] = [];
+  for (const domain of [...new Set(request.domains)]) {
+    const shard = await registry.shard(domain);
+    if (mode !== "vector") {
+      textLists.push(shard.searchText(request.q, k, where).map((h) => ({ ...h, domain })));
+    }
+    if (mode !== "text" && vector !== null) {
+      vectorLists.push(shard.searchVector(vector, k, where).map((h) => ({ ...h, domain })));
+    }
+  }
+  const text = merge(textLists, k);
+  const vectors = merge(vectorLists, k);
+  if (mode === "text") {
+    return text.map((h, i) => ({ ...h, score: h.score / (1 + h.score), ranks: { text: i + 1 } }));
+  }
+  if (mode === "vector") {
+    return vectors.map((h, i) => ({
+      ...h,
+      score: Math.max(0, Math.min(1, h.score)),
+      ranks: { vector: i + 1 },
+    }));
+  }
+  const byKey = new Map<string, DomainHit>();
+  const pageOf = new Map<string, string>();
+  for (const hit of [...text, ...vectors]) {
+    byKey.set(key(hit), hit);
+    pageOf.set(key(hit), `${hit.domain}\u0000${hit.pageId}`);
+  }
+  const fused: FusedHit[] = pageDiverseRrf(
+    { text: text.map(key), vector: vectors.map(key) },
+    pageOf,
+    { k: RRF_K, limit },
+  );
+  return fused.map((f) => {
+    const hit = byKey.get(f.id) as DomainHit;
+    return {
+      chunkId: hit.chunkId,
+      pageId: hit.pageId,
+      domain: hit.domain,
+      heading: hit.heading,
+      text: hit.text,
+      score: f.score,
+      ranks: f.ranks,
+    };
+  });
+}
