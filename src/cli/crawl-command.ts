@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { CrawlScheduler } from "../crawl/crawl-scheduler.ts";
 import { requestCancel } from "../db/jobs-repo.ts";
+import { openSearch } from "../search/search-runtime.ts";
 import { crawlRequest, startCrawl } from "../services/crawl-service.ts";
 import { ServiceError } from "../services/errors.ts";
 import { type JobView, jobView, requireJob } from "../services/jobs-service.ts";
@@ -66,11 +67,21 @@ export async function crawlCommand(argv: string[]): Promise<number> {
     throw err;
   }
   console.error(`${jobId} ${domain}`);
-  const scheduler = new CrawlScheduler({ config, db, log: () => {} }, { only: jobId });
+  const searchRuntime = await openSearch(config, db, () => {});
+  const scheduler = new CrawlScheduler(
+    {
+      config,
+      db,
+      indexer: searchRuntime.indexer,
+      embeddingBacklog: searchRuntime.embeddingBacklog,
+      log: () => {},
+    },
+    { only: jobId },
+  );
   scheduler.start();
   let interrupted = false;
   const view = () =>
-    jobView({ db: store.read, embeddingBacklog: null }, requireJob(store.read, jobId));
+    jobView({ db: store.read, embeddingBacklog: searchRuntime.embeddingBacklog }, requireJob(store.read, jobId));
   const onSigint = () => {
     if (interrupted) {
       process.stderr.write("\nleaving; the job is handed back to `webcorpus serve`\n");
@@ -92,6 +103,7 @@ export async function crawlCommand(argv: string[]): Promise<number> {
   } finally {
     process.off("SIGINT", onSigint);
     await scheduler.stop();
+    await searchRuntime.close();
   }
   const final = view();
   process.stderr.write(`${process.stderr.isTTY ? "\n" : ""}${progressLine(final)}\n`);

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import type { SettingName } from "../config.ts";
 import { CrawlScheduler } from "../crawl/crawl-scheduler.ts";
+import { openSearch } from "../search/search-runtime.ts";
 import { createApp } from "../server/app.ts";
 import { RateLimiter } from "../services/rate-limiter.ts";
 import { CliError, startConfig, startStore } from "./context.ts";
@@ -34,12 +35,23 @@ export async function serveCommand(argv: string[]): Promise<number> {
   if (values["no-worker"]) overrides.WORKER = "false";
   const config = startConfig(overrides);
   const store = startStore(config);
-  const scheduler = config.worker ? new CrawlScheduler({ config, db: store.write }) : null;
+  const log = (message: string) => console.error(`${new Date().toISOString()} ${message}`);
+  const searchRuntime = await openSearch(config, store.write, log);
+  const scheduler = config.worker
+    ? new CrawlScheduler({
+        config,
+        db: store.write,
+        indexer: searchRuntime.indexer,
+        embeddingBacklog: searchRuntime.embeddingBacklog,
+        log,
+      })
+    : null;
   const app = createApp({
     config,
     store,
     limiter: new RateLimiter(config.crawlRatePerMinute),
-    embeddingBacklog: null,
+    embeddingBacklog: searchRuntime.embeddingBacklog,
+    search: { registry: searchRuntime.registry, embedQuery: searchRuntime.embedQuery },
     ...(scheduler ? { onCrawlQueued: () => scheduler.tick() } : {}),
   });
   try {
@@ -50,6 +62,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
       `error: cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`,
     );
   }
+  // Shards missing or behind SQLite (a crash, a deleted file) are brought level in the background.
+  void searchRuntime.indexer
+    .reconcile()
+    .catch((err: unknown) => log(`search reconcile failed: ${String(err)}`));
   scheduler?.start();
   const workers = scheduler ? `${scheduler.pool.size} crawl workers` : "no crawl workers";
   console.error(
@@ -62,6 +78,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     void app
       .stop()
       .then(() => scheduler?.stop())
+      .then(() => searchRuntime.close())
       .finally(() => {
         store.close();
         resolve(0);

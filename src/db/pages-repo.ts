@@ -278,3 +278,19 @@ export function facetCounts(db: Db, scope: Partial<PageFilter>) {
     hasCode: code,
   };
 }
+
+/** URL and title of pages by id (search hits carry them). */
+export function pageHeads(
+  db: Db,
+  ids: readonly string[],
+): Map<string, { url: string; title: string | null }> {
+  if (ids.length === 0) return new Map();
+  return new Map(
+    db
+      .select({ id: pages.id, url: pages.url, title: pages.title })
+      .from(pages)
+      .where(inArray(pages.id, [...new Set(ids)]))
+      .all()
+      .map((r) => [r.id, { url: r.url, title: r.title }]),
+  );
+}

@@ -133,7 +133,10 @@ export const SearchHit = t.Object({
   heading: t.String({ examples: ["Install > Linux"] }),
   text: t.String(),
   score: t.Number(),
-  ranks: t.Object({ text: nullable(t.Integer()), vector: nullable(t.Integer()) }),
+  ranks: t.Object(
+    { text: t.Optional(t.Integer()), vector: t.Optional(t.Integer()) },
+    { description: "The chunk's rank in each engine that found it (1 = first)." },
+  ),
 });
 
 export const SearchResult = t.Object({

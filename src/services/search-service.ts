@@ -1,8 +1,14 @@
-/** Hybrid search over page chunks: the request's meaning; the engines live in src/search. */
+/** Hybrid search over page chunks: the request's meaning, then the shards (src/search). */
 import type { Config } from "../config.ts";
+import { storedDomains } from "../db/chunks-repo.ts";
+import type { Db } from "../db/client.ts";
+import { shelfMembers } from "../db/collections-repo.ts";
+import { pageHeads } from "../db/pages-repo.ts";
 import { TOPIC_VALUES, TYPE_VALUES } from "../facets/vocabulary.ts";
 import type { SearchMode } from "../schemas/params.ts";
-import { notImplemented } from "./errors.ts";
+import type { ShardRegistry } from "../search/shard-registry.ts";
+import { searchShards } from "../search/shard-search.ts";
+import { ServiceError } from "./errors.ts";
 import {
   applied,
   checkQ,
@@ -24,18 +30,9 @@ export interface SearchArgs {
   limit?: number;
 }
 
-export interface SearchFilters {
-  readonly domains: readonly string[];
-  readonly collection: string | null;
-  readonly locales: readonly string[];
-  readonly types: readonly string[];
-  readonly topics: readonly string[];
-  readonly technicalityMin: number | null;
-}
-
 export function searchRequest(config: Config, args: SearchArgs) {
   const q = checkQ(args.q) ?? "";
-  const filters: SearchFilters = {
+  const filters = {
     domains: parseDomains(args.domain, config.allowPrivateSuffixes),
     collection: parseCollection(args.collection),
     locales: parseLocales(args.locale),
@@ -59,7 +56,87 @@ export function searchRequest(config: Config, args: SearchArgs) {
   };
 }
 
-export function search(config: Config, args: SearchArgs): never {
-  searchRequest(config, args);
-  throw notImplemented("search");
+export interface SearchDeps {
+  readonly config: Config;
+  readonly db: Db;
+  readonly registry: ShardRegistry;
+  /** The query's embedding; null when this server embeds nothing (text search only). */
+  readonly embedQuery: ((q: string) => Promise<Float32Array>) | null;
+}
+
+export interface SearchResponse {
+  data: {
+    chunk_id: string;
+    page_id: string;
+    url: string;
+    title: string | null;
+    domain: string;
+    heading: string;
+    text: string;
+    score: number;
+    ranks: { text?: number; vector?: number };
+  }[];
+  query: string;
+  mode: SearchMode;
+  limit: number;
+  applied: Record<string, unknown>;
+}
+
+export async function search(deps: SearchDeps, args: SearchArgs): Promise<SearchResponse> {
+  const request = searchRequest(deps.config, args);
+  let mode = request.mode;
+  if (mode !== "text" && !deps.embedQuery) {
+    if (mode === "vector") {
+      throw new ServiceError(
+        "invalid_parameter",
+        "mode: vector search is turned off on this server (WEBCORPUS_EMBEDDINGS=false)",
+        { errors: [{ param: "mode", message: "vector search is turned off" }] },
+      );
+    }
+    mode = "text";
+  }
+  const { filters } = request;
+  let domains: string[] = [...filters.domains];
+  if (filters.collection) {
+    const members = new Set(shelfMembers(deps.db, filters.collection).map((m) => m.domain));
+    domains = domains.length ? domains.filter((d) => members.has(d)) : [...members];
+  } else if (domains.length === 0) {
+    domains = storedDomains(deps.db);
+  }
+  const vector = mode === "text" || !deps.embedQuery ? null : await deps.embedQuery(request.q);
+  const hits = await searchShards(deps.registry, {
+    q: request.q,
+    mode,
+    vector,
+    domains,
+    filters: {
+      types: filters.types,
+      locales: filters.locales,
+      topics: filters.topics,
+      technicalityMin: filters.technicalityMin,
+    },
+    limit: request.limit,
+  });
+  const heads = pageHeads(
+    deps.db,
+    hits.map((h) => h.pageId),
+  );
+  const data = hits.flatMap((h) => {
+    const head = heads.get(h.pageId);
+    if (!head) return []; // deleted since it was indexed
+    return [
+      {
+        chunk_id: h.chunkId,
+        page_id: h.pageId,
+        url: head.url,
+        title: head.title,
+        domain: h.domain,
+        heading: h.heading,
+        text: h.text,
+        score: Math.round(h.score * 10_000) / 10_000,
+        ranks: h.ranks,
+      },
+    ];
+  });
+  return { data, query: request.q, mode, limit: request.limit, applied: request.applied };
 }

@@ -27,7 +27,7 @@ import { RateLimiter } from "../../src/services/rate-limiter.ts";
 
 const config = testConfig();
 const store = openStore(":memory:");
-const deps = { config, store, limiter: new RateLimiter(30), embeddingBacklog: null };
+const deps = { config, store, limiter: new RateLimiter(30), embeddingBacklog: null, search: null };
 
 type Doc = {
   openapi: string;

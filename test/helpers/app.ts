@@ -37,6 +37,7 @@ export function makeApp(settings: Partial<Record<SettingName, string>> = {}): Te
     store,
     limiter: new RateLimiter(config.crawlRatePerMinute),
     embeddingBacklog: null,
+    search: null,
   });
   const key = createKey(store.write, "test");
   const auth = { Authorization: `Bearer ${key}` };

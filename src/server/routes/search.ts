@@ -1,25 +1,45 @@
 import { Elysia } from "elysia";
 import { searchQuery } from "../../schemas/params.ts";
 import { SearchResult } from "../../schemas/responses.ts";
-import { search } from "../../services/search-service.ts";
+import { notImplemented } from "../../services/errors.ts";
+import { search, searchRequest } from "../../services/search-service.ts";
 import { auth } from "../auth.ts";
 import type { AppDeps } from "../deps.ts";
+import { unrecognized } from "../query.ts";
 import { models, responses } from "../responses.ts";
 
 export function searchRoutes(deps: AppDeps) {
   const { config, store } = deps;
+  const query = searchQuery(config);
   return new Elysia({ name: "routes:search" })
     .use(models)
     .use(auth(store.read, config.publicReads))
-    .get("/api/search", ({ query }) => search(config, query), {
-      auth: "read",
-      query: searchQuery(config),
-      response: responses({ 200: SearchResult }, 401, 501),
-      detail: {
-        tags: ["search"],
-        summary: "Hybrid search over page chunks",
-        description:
-          "Vector and full-text results fused on rank (reciprocal rank fusion); filters apply inside both engines, so `limit` results come back whenever that many chunks match. `mode`: hybrid (default), vector or text.",
+    .get(
+      "/api/search",
+      async ({ query: args, request }) => {
+        if (!deps.search) {
+          searchRequest(config, args);
+          throw notImplemented("search on this server (it has no search index)");
+        }
+        const result = await search({ config, db: store.read, ...deps.search }, args);
+        return {
+          data: result.data,
+          query: result.query,
+          mode: result.mode,
+          limit: result.limit,
+          filters: { applied: result.applied, unrecognized: unrecognized(request, query) },
+        };
       },
-    });
+      {
+        auth: "read",
+        query,
+        response: responses({ 200: SearchResult }, 401, 501),
+        detail: {
+          tags: ["search"],
+          summary: "Hybrid search over page chunks",
+          description:
+            "Vector and full-text results fused on rank (reciprocal rank fusion over pages, k = 10); filters apply inside both engines, so `limit` results come back whenever that many chunks match. `mode`: hybrid (default), vector or text; with embeddings off, hybrid answers from text alone.",
+        },
+      },
+    );
 }

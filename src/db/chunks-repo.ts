@@ -1,0 +1,160 @@
+/** Chunks as the search index reads them: a page's chunks, the embedding backlog. */
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "./client.ts";
+import { chunks, pages } from "./schema.ts";
+
+export interface IndexPage {
+  readonly pageId: string;
+  readonly domain: string;
+  readonly title: string | null;
+  readonly version: string;
+  readonly type: string;
+  readonly locale: string | null;
+  readonly topics: readonly string[];
+  readonly technicality: number;
+  readonly chunks: readonly { idx: number; heading: string; text: string; embedded: boolean }[];
+}
+
+/** Pages with their chunks, as the search shard indexes them. */
+export function indexPages(db: Db, pageIds: readonly string[]): IndexPage[] {
+  if (pageIds.length === 0) return [];
+  const rows = db
+    .select({
+      id: pages.id,
+      domain: pages.domain,
+      title: pages.title,
+      textHash: pages.textHash,
+      type: pages.type,
+      locale: pages.locale,
+      topics: pages.topics,
+      technicality: pages.technicality,
+    })
+    .from(pages)
+    .where(inArray(pages.id, [...pageIds]))
+    .all();
+  const byPage = new Map<string, IndexPage["chunks"][number][]>();
+  for (const c of db
+    .select({
+      pageId: chunks.pageId,
+      idx: chunks.idx,
+      heading: chunks.heading,
+      text: chunks.text,
+      embedded: chunks.embedded,
+    })
+    .from(chunks)
+    .where(inArray(chunks.pageId, [...pageIds]))
+    .orderBy(asc(chunks.pageId), asc(chunks.idx))
+    .all()) {
+    const list = byPage.get(c.pageId) ?? [];
+    list.push({ idx: c.idx, heading: c.heading, text: c.text, embedded: c.embedded });
+    byPage.set(c.pageId, list);
+  }
+  return rows.map((r) => ({
+    pageId: r.id,
+    domain: r.domain,
+    title: r.title,
+    version: r.textHash,
+    type: r.type,
+    locale: r.locale,
+    topics: JSON.parse(r.topics) as string[],
+    technicality: r.technicality,
+    chunks: byPage.get(r.id) ?? [],
+  }));
+}
+
+/** (page id, version) of every stored page of a domain: what its shard must hold. */
+export function domainPageVersions(db: Db, domain: string): Map<string, string> {
+  return new Map(
+    db
+      .select({ id: pages.id, v: pages.textHash })
+      .from(pages)
+      .where(eq(pages.domain, domain))
+      .all()
+      .map((r) => [r.id, r.v]),
+  );
+}
+
+/** Domains with stored pages. */
+export function storedDomains(db: Db): string[] {
+  return db
+    .selectDistinct({ d: pages.domain })
+    .from(pages)
+    .all()
+    .map((r) => r.d);
+}
+
+export interface PendingChunk {
+  readonly id: number;
+  readonly pageId: string;
+  readonly idx: number;
+  readonly domain: string;
+  readonly title: string | null;
+  readonly heading: string;
+  readonly text: string;
+}
+
+/** The oldest chunks still waiting for vectors. */
+export function chunksToEmbed(
+  db: Db,
+  limit: number,
+  excludeIds: readonly number[] = [],
+): PendingChunk[] {
+  return db
+    .select({
+      id: chunks.id,
+      pageId: chunks.pageId,
+      idx: chunks.idx,
+      domain: pages.domain,
+      title: pages.title,
+      heading: chunks.heading,
+      text: chunks.text,
+    })
+    .from(chunks)
+    .innerJoin(pages, eq(pages.id, chunks.pageId))
+    .where(
+      and(
+        eq(chunks.embedded, false),
+        excludeIds.length ? sql`${chunks.id} NOT IN ${excludeIds}` : undefined,
+      ),
+    )
+    .orderBy(asc(chunks.id))
+    .limit(limit)
+    .all();
+}
+
+export function markEmbedded(db: Db, ids: readonly number[]): void {
+  if (ids.length === 0) return;
+  db.update(chunks)
+    .set({ embedded: true })
+    .where(inArray(chunks.id, [...ids]))
+    .run();
+}
+
+/** Marks chunks of pages as waiting for vectors again (their vectors were lost with a shard). */
+export function markUnembedded(
+  db: Db,
+  where: { domain?: string; pageIds?: readonly string[] },
+): void {
+  if (where.pageIds) {
+    if (where.pageIds.length === 0) return;
+    db.update(chunks)
+      .set({ embedded: false })
+      .where(inArray(chunks.pageId, [...where.pageIds]))
+      .run();
+  } else if (where.domain) {
+    db.update(chunks)
+      .set({ embedded: false })
+      .where(sql`${chunks.pageId} IN (SELECT id FROM pages WHERE domain = ${where.domain})`)
+      .run();
+  }
+}
+
+export function embeddingBacklog(db: Db, jobId: string): number {
+  return (
+    db
+      .select({ n: count() })
+      .from(chunks)
+      .where(and(eq(chunks.jobId, jobId), eq(chunks.embedded, false)))
+      .get()?.n ?? 0
+  );
+}
