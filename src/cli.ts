@@ -19,12 +19,6 @@ ${SHELVES_USAGE}`;
 
 type Command = (argv: string[]) => number | Promise<number>;
 
-const notYet =
-  (name: string): Command =>
-  () => {
-    throw new CliError(`error: webcorpus ${name} is not implemented yet`);
-  };
-
 const COMMANDS: Readonly<Record<string, Command>> = {
   serve: serveCommand,
   keys: keysCommand,

@@ -81,7 +81,10 @@ export async function crawlCommand(argv: string[]): Promise<number> {
   scheduler.start();
   let interrupted = false;
   const view = () =>
-    jobView({ db: store.read, embeddingBacklog: searchRuntime.embeddingBacklog }, requireJob(store.read, jobId));
+    jobView(
+      { db: store.read, embeddingBacklog: searchRuntime.embeddingBacklog },
+      requireJob(store.read, jobId),
+    );
   const onSigint = () => {
     if (interrupted) {
       process.stderr.write("\nleaving; the job is handed back to `webcorpus serve`\n");

@@ -93,7 +93,7 @@ export class SearchIndexer {
 
   /** Waits until every stored page is in its shard (text). */
   async settled(): Promise<void> {
-    while (this.#flushing) await this.#flushing;
+    for (let pending = this.#flushing; pending !== null; pending = this.#flushing) await pending;
   }
 
   async #flushQueued(): Promise<void> {
