@@ -222,19 +222,7 @@ export const CrawlAccepted = t.Object({
   domain: t.String(),
 });
 
-export const Domain = t.Object(
-  {
-    domain: t.String(),
-    coverage: t.Record(t.String(), t.Unknown()),
-    health: t.Record(t.String(), t.Unknown()),
-    properties: t.Array(t.Record(t.String(), t.Unknown())),
-    sitemaps: t.Array(t.Record(t.String(), t.Unknown())),
-    changes: t.Record(t.String(), t.Unknown()),
-    links_to: t.Array(t.Record(t.String(), t.Unknown())),
-    collections: t.Array(t.String()),
-  },
-  { additionalProperties: true },
-);
+export { Domain } from "./domain.ts";
 
 export const Shelf = t.Object({
   slug: t.String(),
