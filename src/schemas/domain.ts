@@ -1,4 +1,5 @@
 /** Response schema of the domain record (`GET /api/domains/{root_domain}`, MCP `get_domain`). */
+import { Type } from "@sinclair/typebox";
 import { type TSchema, t } from "elysia";
 import { BUCKETS } from "../crawl/buckets.ts";
 import { JOB_STATES } from "../db/schema.ts";
@@ -6,7 +7,7 @@ import { JOB_STATES } from "../db/schema.ts";
 const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 const time = () => t.String({ format: "date-time" });
 const count = (description?: string) =>
-  t.Integer({ minimum: 0, ...(description ? { description } : {}) });
+  Type.Integer({ minimum: 0, ...(description ? { description } : {}) });
 const interval = () => t.Array(t.Number({ minimum: 0, maximum: 1 }), { minItems: 2, maxItems: 2 });
 
 export const PageEstimate = t.Object(

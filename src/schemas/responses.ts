@@ -1,4 +1,5 @@
 /** Response schemas of the contract (CONTRACT.md), for the OpenAPI document and response checks. */
+import { Type } from "@sinclair/typebox";
 import { type TSchema, t } from "elysia";
 import { BUCKETS } from "../crawl/buckets.ts";
 import { JOB_STATES, PLACED_BY } from "../db/schema.ts";
@@ -12,7 +13,7 @@ export const Problem = t.Object(
   {
     type: t.String({ examples: ["urn:webcorpus:error:invalid_parameter"] }),
     title: t.String(),
-    status: t.Integer(),
+    status: Type.Integer(),
     detail: t.String(),
     code: t.UnionEnum(Object.keys(PROBLEMS) as [string, ...string[]]),
     errors: t.Optional(
@@ -40,13 +41,13 @@ export const Filters = t.Object({
   }),
 });
 
-export function envelope<T extends TSchema>(item: T, description: string) {
+export function listSchema<T extends TSchema>(item: T, description: string) {
   return t.Object(
     {
       data: t.Array(item),
-      total: t.Integer({ description: "All matches." }),
-      limit: t.Integer(),
-      offset: t.Integer(),
+      total: Type.Integer({ description: "All matches." }),
+      limit: Type.Integer(),
+      offset: Type.Integer(),
       sort: t.Optional(t.String()),
       filters: Filters,
     },
@@ -67,7 +68,7 @@ export const Facets = t.Object({
   originality: score(),
   promotional: score(),
   has_code: t.Boolean(),
-  words: t.Integer(),
+  words: Type.Integer(),
   published: nullable(t.String({ format: "date" })),
 });
 
@@ -79,7 +80,7 @@ export const PageSummary = t.Object({
   domain: t.String(),
   description: nullable(t.String()),
   facets: Facets,
-  metrics: t.Object({ inlinks_body: t.Integer() }),
+  metrics: t.Object({ inlinks_body: Type.Integer() }),
   fetched_at: time(),
   indexed_at: time(),
 });
@@ -93,7 +94,7 @@ export const Page = t.Object({
   domain: t.String(),
   collections: t.Array(t.String()),
   facets: Facets,
-  metrics: t.Object({ inlinks_body: t.Integer() }),
+  metrics: t.Object({ inlinks_body: Type.Integer() }),
   markdown: t.Optional(t.String()),
   explain: t.Optional(t.Record(t.String(), t.Unknown())),
   fetched_at: time(),
@@ -103,12 +104,12 @@ export const Page = t.Object({
   }),
   assets: t.Array(t.Object({ url: t.String(), kind: t.String(), alt: t.String() })),
   screenshots: t.Array(
-    t.Object({ url: t.String(), width: t.Integer(), height: t.Integer(), taken_at: time() }),
+    t.Object({ url: t.String(), width: Type.Integer(), height: Type.Integer(), taken_at: time() }),
   ),
   history: t.Array(
     t.Object({
       fetched_at: time(),
-      status: t.Integer(),
+      status: Type.Integer(),
       content_hash: nullable(t.String()),
       changed: t.Boolean(),
       job_id: nullable(t.String()),
@@ -133,42 +134,51 @@ export const SearchHit = t.Object({
   heading: t.String({ examples: ["Install > Linux"] }),
   text: t.String(),
   score: t.Number(),
-  ranks: t.Object({ text: nullable(t.Integer()), vector: nullable(t.Integer()) }),
+  ranks: t.Object({ text: nullable(Type.Integer()), vector: nullable(Type.Integer()) }),
 });
 
 export const SearchResult = t.Object({
   data: t.Array(SearchHit),
   query: t.String(),
   mode: t.String(),
-  limit: t.Integer(),
+  limit: Type.Integer(),
   filters: Filters,
 });
 
-export const FacetCounts = t.Object({
-  facets: t.Record(
-    t.String(),
-    t.Array(
-      t.Object({ value: t.Unknown(), count: t.Integer(), description: t.Optional(t.String()) }),
-    ),
-  ),
-  total: t.Integer({ description: "Pages matched by the filters." }),
-  filters: Filters,
+const FacetValue = t.Object({
+  value: t.Union([t.String(), t.Boolean()], { examples: ["docs"] }),
+  pages: Type.Integer({ minimum: 0, description: "Pages with this value (in scope)." }),
+  definition: t.Optional(t.String()),
 });
+
+export const Facet = t.Object({
+  facet: t.String({ examples: ["type"] }),
+  param: t.String({ description: "The filter parameter taking its values.", examples: ["type"] }),
+  kind: t.UnionEnum(["vocabulary", "tags", "boolean", "score", "integer", "date"]),
+  definition: t.Optional(t.String()),
+  values: t.Optional(t.Array(FacetValue)),
+  range: t.Optional(t.Array(t.Number(), { minItems: 2, maxItems: 2 })),
+});
+
+export const FacetList = t.Composite([
+  listSchema(Facet, "Every facet with its values and page counts"),
+  t.Object({ pages: Type.Integer({ minimum: 0, description: "Pages in scope." }) }),
+]);
 
 const BucketView = t.Object({
-  count: t.Integer(),
+  count: Type.Integer(),
   reason: t.String(),
   sample: t.Array(t.String()),
-  reasons: t.Optional(t.Array(t.Object({ reason: t.String(), count: t.Integer() }))),
+  reasons: t.Optional(t.Array(t.Object({ reason: t.String(), count: Type.Integer() }))),
 });
 
 const bucketNames = [...BUCKETS, "unaccounted"] as const;
 
 export const JobParams = t.Object({
-  budget: t.Integer(),
+  budget: Type.Integer(),
   refresh: t.Boolean(),
   force: t.Boolean(),
-  shots: t.Integer(),
+  shots: Type.Integer(),
 });
 
 const jobFields = {
@@ -180,17 +190,17 @@ const jobFields = {
   started_at: nullable(time()),
   finished_at: nullable(time()),
   progress: t.Object({
-    indexed: t.Integer(),
-    pending: t.Integer(),
-    discovered: t.Integer(),
-    fetched: t.Integer(),
+    indexed: Type.Integer(),
+    pending: Type.Integer(),
+    discovered: Type.Integer(),
+    fetched: Type.Integer(),
     elapsed_s: t.Number(),
     pages_per_min: t.Number(),
     eta: nullable(t.Object({ low_s: t.Number(), high_s: t.Number(), confidence: t.Number() })),
-    embedding_backlog: nullable(t.Integer()),
+    embedding_backlog: nullable(Type.Integer()),
   }),
   cancel_requested: t.Boolean(),
-  resumes: t.Integer(),
+  resumes: Type.Integer(),
   error: nullable(t.String()),
   screenshots: t.Optional(t.Record(t.String(), t.Unknown())),
 };
@@ -198,7 +208,7 @@ const jobFields = {
 export const Job = t.Object({
   ...jobFields,
   coverage: t.Object({
-    total: t.Integer({ description: "The sum of the buckets." }),
+    total: Type.Integer({ description: "The sum of the buckets." }),
     buckets: t.Object(Object.fromEntries(bucketNames.map((name) => [name, BucketView]))),
   }),
 });
@@ -209,10 +219,10 @@ export const JobUrl = t.Object({
   url: t.String(),
   bucket: t.String(),
   reason: nullable(t.String()),
-  depth: t.Integer(),
+  depth: Type.Integer(),
   source: t.String(),
   page_id: nullable(t.String()),
-  http_status: nullable(t.Integer()),
+  http_status: nullable(Type.Integer()),
   target: nullable(t.String()),
 });
 
@@ -228,8 +238,8 @@ export const Shelf = t.Object({
   slug: t.String(),
   name: t.String(),
   description: t.String(),
-  companies: t.Integer(),
-  crawled: t.Integer(),
+  companies: Type.Integer(),
+  crawled: Type.Integer(),
   created_at: time(),
 });
 
@@ -239,7 +249,7 @@ export const Member = t.Object({
   placed_by: t.UnionEnum(PLACED_BY),
   placed_at: time(),
   crawled: t.Boolean(),
-  pages: t.Integer(),
+  pages: Type.Integer(),
 });
 
 export const ShelfWithMembers = t.Object({ ...Shelf.properties, members: t.Array(Member) });

@@ -4,6 +4,8 @@
  * `text/markdown`. Applied to the plugin's output, never hand-written beside it.
  */
 
+import { plainSchema } from "../schemas/json-schema.ts";
+
 const STATUS_TEXT: Readonly<Record<string, string>> = {
   400: "Invalid parameter or body",
   401: "Missing or unknown key (WWW-Authenticate: Bearer)",
@@ -64,5 +66,5 @@ export function polishDocument<T extends { paths?: Paths }>(doc: T): T {
       paths[path][method] = { ...op, responses };
     }
   }
-  return { ...doc, paths };
+  return plainSchema({ ...doc, paths }) as T;
 }
