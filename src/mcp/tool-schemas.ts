@@ -20,6 +20,7 @@ import {
   slugParams,
 } from "../schemas/params.ts";
 import {
+  Applied,
   CrawlAccepted,
   Domain,
   FacetList,
@@ -113,7 +114,7 @@ export function toolSchemas(config: Config) {
   } satisfies Record<string, TObject>;
   const results = {
     search: SearchResult,
-    list_content: listSchema(PageSummary, "Pages matching the filters"),
+    list_content: listSchema(PageSummary, "Pages matching the filters", Applied.content),
     get_page: Page,
     get_page_markdown: MarkdownPart("page_id"),
     get_domain: Domain,

@@ -1,4 +1,6 @@
 /** Response schemas of the contract (CONTRACT.md), for the OpenAPI document and response checks. */
+
+import type { TObject } from "@sinclair/typebox";
 import { Type } from "@sinclair/typebox";
 import { type TSchema, t } from "elysia";
 import { BUCKETS } from "../crawl/buckets.ts";
@@ -32,24 +34,68 @@ export const Problem = t.Object(
   },
 );
 
-export const Filters = t.Object({
-  applied: t.Record(t.String(), t.Unknown(), {
-    description: "Every filter the query used, with its normalized value.",
-  }),
-  unrecognized: t.Array(t.String(), {
-    description: "Query parameters this endpoint does not know (listed, not applied).",
-  }),
-});
+const strings = () => t.Array(t.String());
+const optional = t.Optional;
 
-export function listSchema<T extends TSchema>(item: T, description: string) {
+/** `filters.applied` of each list: the filters a query used, with their normalized values. */
+export const Applied = {
+  none: t.Object({}, { description: "This list takes no filters." }),
+  content: t.Object({
+    q: optional(t.String()),
+    domain: optional(strings()),
+    collection: optional(t.String()),
+    type: optional(strings()),
+    format: optional(strings()),
+    audience: optional(strings()),
+    locale: optional(strings()),
+    topics: optional(strings()),
+    technicality_min: optional(t.Number()),
+    depth_min: optional(t.Number()),
+    originality_min: optional(t.Number()),
+    promotional_max: optional(t.Number()),
+    has_code: optional(t.Boolean()),
+    words_min: optional(Type.Integer()),
+    published_after: optional(t.String({ description: "A date, or a time in UTC (RFC 3339)." })),
+  }),
+  search: t.Object({
+    domain: optional(strings()),
+    collection: optional(t.String()),
+    locale: optional(strings()),
+    type: optional(strings()),
+    topics: optional(strings()),
+    technicality_min: optional(t.Number()),
+  }),
+  facets: t.Object({ domain: optional(strings()), collection: optional(t.String()) }),
+  jobs: t.Object({ domain: optional(t.String()), state: optional(t.UnionEnum(JOB_STATES)) }),
+  jobUrls: t.Object({ bucket: optional(t.String()) }),
+};
+
+export function filtersSchema<A extends TObject>(applied: A) {
+  return t.Object({
+    applied: t.Object(applied.properties as A["properties"], {
+      description: "Every filter the query used, with its normalized value.",
+      examples: [{ domain: ["python.org"], technicality_min: 0.5 }],
+    }),
+    unrecognized: t.Array(t.String(), {
+      description: "Query parameters this endpoint does not know (listed, not applied).",
+      examples: [["tecnicality_min"]],
+    }),
+  });
+}
+
+export function listSchema<T extends TSchema, A extends TObject>(
+  item: T,
+  description: string,
+  applied: A = Applied.none as unknown as A,
+) {
   return t.Object(
     {
       data: t.Array(item),
-      total: Type.Integer({ description: "All matches." }),
-      limit: Type.Integer(),
-      offset: Type.Integer(),
-      sort: t.Optional(t.String()),
-      filters: Filters,
+      total: Type.Integer({ minimum: 0, description: "All matches." }),
+      limit: Type.Integer({ minimum: 0 }),
+      offset: Type.Integer({ minimum: 0 }),
+      sort: t.String(),
+      filters: filtersSchema(applied),
     },
     { description },
   );
@@ -96,7 +142,12 @@ export const Page = t.Object({
   facets: Facets,
   metrics: t.Object({ inlinks_body: Type.Integer() }),
   markdown: t.Optional(t.String()),
-  explain: t.Optional(t.Record(t.String(), t.Unknown())),
+  explain: t.Optional(
+    t.Record(t.String(), t.Array(t.String()), {
+      description: "Per facet, the signals behind its value (explain=true).",
+      examples: [{ type: ["path /docs/"], has_code: ["2 code blocks"] }],
+    }),
+  ),
   fetched_at: time(),
   indexed_at: time(),
   hreflang: t.Array(t.Object({ hreflang: t.String(), url: t.String() }), {
@@ -142,7 +193,7 @@ export const SearchResult = t.Object({
   query: t.String(),
   mode: t.String(),
   limit: Type.Integer(),
-  filters: Filters,
+  filters: filtersSchema(Applied.search),
 });
 
 const FacetValue = t.Object({
@@ -161,7 +212,7 @@ export const Facet = t.Object({
 });
 
 export const FacetList = t.Composite([
-  listSchema(Facet, "Every facet with its values and page counts"),
+  listSchema(Facet, "Every facet with its values and page counts", Applied.facets),
   t.Object({ pages: Type.Integer({ minimum: 0, description: "Pages in scope." }) }),
 ]);
 
@@ -202,7 +253,17 @@ const jobFields = {
   cancel_requested: t.Boolean(),
   resumes: Type.Integer(),
   error: nullable(t.String()),
-  screenshots: t.Optional(t.Record(t.String(), t.Unknown())),
+  screenshots: t.Optional(
+    t.Object(
+      {
+        requested: Type.Integer({ minimum: 0 }),
+        taken: Type.Integer({ minimum: 0 }),
+        failed: t.Array(t.Object({ url: t.String(), reason: t.String() })),
+        error: t.Optional(t.String()),
+      },
+      { description: "What became of the screenshots the crawl asked for (shots > 0)." },
+    ),
+  ),
 };
 
 export const Job = t.Object({

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import { contentQuery, pageIdParams, pageQuery } from "../../schemas/params.ts";
-import { listSchema, Page, PageSummary } from "../../schemas/responses.ts";
+import { Applied, listSchema, Page, PageSummary } from "../../schemas/responses.ts";
 import {
   listContent,
   pageMarkdown,
@@ -29,7 +29,7 @@ export function contentRoutes(deps: AppDeps) {
         auth: "read",
         query,
         response: responses(
-          { 200: listSchema(PageSummary, "Pages matching the filters") },
+          { 200: listSchema(PageSummary, "Pages matching the filters", Applied.content) },
           401,
           501,
         ),
