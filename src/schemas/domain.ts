@@ -3,6 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { type TSchema, t } from "elysia";
 import { BUCKETS } from "../crawl/buckets.ts";
 import { JOB_STATES } from "../db/schema.ts";
+import { domainExample } from "./examples.ts";
 
 const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 const time = () => t.String({ format: "date-time" });
@@ -136,5 +137,5 @@ export const Domain = t.Object(
     }),
     collections: t.Array(t.Object({ slug: t.String(), name: t.String(), reason: t.String() })),
   },
-  { description: "A company's domain record." },
+  { description: "A company's domain record.", examples: [domainExample] },
 );

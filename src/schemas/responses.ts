@@ -6,6 +6,7 @@ import { type TSchema, t } from "elysia";
 import { BUCKETS } from "../crawl/buckets.ts";
 import { JOB_STATES, PLACED_BY } from "../db/schema.ts";
 import { PROBLEMS } from "../services/errors.ts";
+import { pageExample, pageSummaryExample, searchExample } from "./examples.ts";
 
 const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 const time = (description?: string) =>
@@ -87,6 +88,7 @@ export function listSchema<T extends TSchema, A extends TObject>(
   item: T,
   description: string,
   applied: A = Applied.none as unknown as A,
+  examples?: readonly unknown[],
 ) {
   return t.Object(
     {
@@ -97,7 +99,7 @@ export function listSchema<T extends TSchema, A extends TObject>(
       sort: t.String(),
       filters: filtersSchema(applied),
     },
-    { description },
+    { description, ...(examples ? { examples } : {}) },
   );
 }
 
@@ -118,63 +120,74 @@ export const Facets = t.Object({
   published: nullable(t.String({ format: "date" })),
 });
 
-export const PageSummary = t.Object({
-  id: t.String({ examples: ["pg_0123456789abcdef"] }),
-  url: t.String(),
-  canonical_url: nullable(t.String()),
-  title: nullable(t.String()),
-  domain: t.String(),
-  description: nullable(t.String()),
-  facets: Facets,
-  metrics: t.Object({ inlinks_body: Type.Integer() }),
-  fetched_at: time(),
-  indexed_at: time(),
-});
+export const PageSummary = t.Object(
+  {
+    id: t.String({ examples: ["pg_0123456789abcdef"] }),
+    url: t.String(),
+    canonical_url: nullable(t.String()),
+    title: nullable(t.String()),
+    domain: t.String(),
+    description: nullable(t.String()),
+    facets: Facets,
+    metrics: t.Object({ inlinks_body: Type.Integer() }),
+    fetched_at: time(),
+    indexed_at: time(),
+  },
+  { examples: [pageSummaryExample] },
+);
 
-export const Page = t.Object({
-  id: t.String(),
-  url: t.String(),
-  canonical_url: nullable(t.String()),
-  title: nullable(t.String()),
-  description: nullable(t.String()),
-  domain: t.String(),
-  collections: t.Array(t.String()),
-  facets: Facets,
-  metrics: t.Object({ inlinks_body: Type.Integer() }),
-  markdown: t.Optional(t.String()),
-  explain: t.Optional(
-    t.Record(t.String(), t.Array(t.String()), {
-      description: "Per facet, the signals behind its value (explain=true).",
-      examples: [{ type: ["path /docs/"], has_code: ["2 code blocks"] }],
+export const Page = t.Object(
+  {
+    id: t.String(),
+    url: t.String(),
+    canonical_url: nullable(t.String()),
+    title: nullable(t.String()),
+    description: nullable(t.String()),
+    domain: t.String(),
+    collections: t.Array(t.String()),
+    facets: Facets,
+    metrics: t.Object({ inlinks_body: Type.Integer() }),
+    markdown: t.Optional(t.String()),
+    explain: t.Optional(
+      t.Record(t.String(), t.Array(t.String()), {
+        description: "Per facet, the signals behind its value (explain=true).",
+        examples: [{ type: ["path /docs/"], has_code: ["2 code blocks"] }],
+      }),
+    ),
+    fetched_at: time(),
+    indexed_at: time(),
+    hreflang: t.Array(t.Object({ hreflang: t.String(), url: t.String() }), {
+      description: "Alternates in other languages declared by the page.",
     }),
-  ),
-  fetched_at: time(),
-  indexed_at: time(),
-  hreflang: t.Array(t.Object({ hreflang: t.String(), url: t.String() }), {
-    description: "Alternates in other languages declared by the page.",
-  }),
-  assets: t.Array(t.Object({ url: t.String(), kind: t.String(), alt: t.String() })),
-  screenshots: t.Array(
-    t.Object({ url: t.String(), width: Type.Integer(), height: Type.Integer(), taken_at: time() }),
-  ),
-  history: t.Array(
-    t.Object({
-      fetched_at: time(),
-      status: Type.Integer(),
-      content_hash: nullable(t.String()),
-      changed: t.Boolean(),
-      job_id: nullable(t.String()),
-    }),
-  ),
-  cited_by: t.Array(
-    t.Object({
-      id: t.String(),
-      url: t.String(),
-      title: nullable(t.String()),
-      anchor_text: t.String(),
-    }),
-  ),
-});
+    assets: t.Array(t.Object({ url: t.String(), kind: t.String(), alt: t.String() })),
+    screenshots: t.Array(
+      t.Object({
+        url: t.String(),
+        width: Type.Integer(),
+        height: Type.Integer(),
+        taken_at: time(),
+      }),
+    ),
+    history: t.Array(
+      t.Object({
+        fetched_at: time(),
+        status: Type.Integer(),
+        content_hash: nullable(t.String()),
+        changed: t.Boolean(),
+        job_id: nullable(t.String()),
+      }),
+    ),
+    cited_by: t.Array(
+      t.Object({
+        id: t.String(),
+        url: t.String(),
+        title: nullable(t.String()),
+        anchor_text: t.String(),
+      }),
+    ),
+  },
+  { examples: [pageExample] },
+);
 
 export const SearchHit = t.Object({
   chunk_id: t.String(),
@@ -188,13 +201,16 @@ export const SearchHit = t.Object({
   ranks: t.Object({ text: nullable(Type.Integer()), vector: nullable(Type.Integer()) }),
 });
 
-export const SearchResult = t.Object({
-  data: t.Array(SearchHit),
-  query: t.String(),
-  mode: t.String(),
-  limit: Type.Integer(),
-  filters: filtersSchema(Applied.search),
-});
+export const SearchResult = t.Object(
+  {
+    data: t.Array(SearchHit),
+    query: t.String(),
+    mode: t.String(),
+    limit: Type.Integer(),
+    filters: filtersSchema(Applied.search),
+  },
+  { examples: [searchExample] },
+);
 
 const FacetValue = t.Object({
   value: t.Union([t.String(), t.Boolean()], { examples: ["docs"] }),

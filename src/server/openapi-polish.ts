@@ -63,6 +63,10 @@ export function polishDocument<T extends { paths?: Paths }>(doc: T): T {
           responses[status] = response;
         }
       }
+      // Answered by Bun's HTTP parser before the app sees the request (empty body).
+      responses["431"] = {
+        description: "The request line and headers exceed the server's limit (16 KiB)",
+      };
       paths[path][method] = { ...op, responses };
     }
   }

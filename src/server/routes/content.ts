@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { pageListExample } from "../../schemas/examples.ts";
 import { contentQuery, pageIdParams, pageQuery } from "../../schemas/params.ts";
 import { Applied, listSchema, Page, PageSummary } from "../../schemas/responses.ts";
 import {
@@ -29,7 +30,11 @@ export function contentRoutes(deps: AppDeps) {
         auth: "read",
         query,
         response: responses(
-          { 200: listSchema(PageSummary, "Pages matching the filters", Applied.content) },
+          {
+            200: listSchema(PageSummary, "Pages matching the filters", Applied.content, [
+              pageListExample,
+            ]),
+          },
           401,
           501,
         ),

@@ -17,12 +17,14 @@ export function mcpRoutes(deps: AppDeps) {
         { 200: t.Any({ description: "MCP JSON-RPC messages (streamable HTTP)" }) },
         401,
         403,
+        404,
+        405,
       ),
       detail: {
         tags: ["mcp"],
         summary: "MCP over streamable HTTP",
         description:
-          "Register this address with an MCP client (transport: streamable HTTP). Tools: search, list_content, get_page, get_page_markdown, get_domain, get_domain_markdown, list_collections, get_collection, get_job, list_facets; with a key: start_crawl, place_on_shelf. Not an endpoint to call by hand: send JSON-RPC messages (initialize first).",
+          "Register this address with an MCP client (transport: streamable HTTP). Tools: search, list_content, get_page, get_page_markdown, get_domain, get_domain_markdown, list_collections, get_collection, get_job, list_facets; with a key: start_crawl, place_on_shelf. Not an endpoint to call by hand: send JSON-RPC messages (initialize first). POST carries messages, DELETE ends a session (Mcp-Session-Id); GET is 405 (the server sends nothing unprompted); an unknown session is 404; a foreign Origin 403.",
       },
     },
   );
