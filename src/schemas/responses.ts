@@ -75,7 +75,6 @@ export function filtersSchema<A extends TObject>(applied: A) {
   return t.Object({
     applied: t.Object(applied.properties as A["properties"], {
       description: "Every filter the query used, with its normalized value.",
-      examples: [{ domain: ["python.org"], technicality_min: 0.5 }],
     }),
     unrecognized: t.Array(t.String(), {
       description: "Query parameters this endpoint does not know (listed, not applied).",
@@ -332,3 +331,18 @@ export const Member = t.Object({
 export const ShelfWithMembers = t.Object({ ...Shelf.properties, members: t.Array(Member) });
 
 export const Markdown = t.String({ description: "text/markdown; charset=utf-8" });
+
+/** A JSON-RPC 2.0 answer of the MCP endpoint (its `result` is one of the MCP specification's). */
+export const JsonRpcAnswer = t.Object(
+  {
+    jsonrpc: t.Literal("2.0"),
+    id: t.Union([t.String(), t.Number(), t.Null()]),
+    result: t.Optional(
+      t.Object({}, { additionalProperties: true, description: "An MCP result object." }),
+    ),
+    error: t.Optional(
+      t.Object({ code: Type.Integer(), message: t.String(), data: t.Optional(t.Unknown()) }),
+    ),
+  },
+  { description: "A JSON-RPC 2.0 response (or a batch of them) of the MCP protocol." },
+);

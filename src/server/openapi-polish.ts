@@ -21,6 +21,9 @@ const STATUS_TEXT: Readonly<Record<string, string>> = {
 };
 
 const MARKDOWN_PATHS = new Set(["/api/domains/{root_domain}/content.md"]);
+const PNG_PATHS = new Set(["/api/content/{page_id}/screenshot.png"]);
+/** Served by one route with its markdown twin (`{page_id}.md`, documented on its own). */
+const JSON_ONLY_PATHS = new Set(["/api/content/{page_id}"]);
 
 interface Response {
   description?: string;
@@ -58,6 +61,20 @@ export function polishDocument<T extends { paths?: Paths }>(doc: T): T {
           responses[status] = {
             description: "Markdown",
             content: { "text/markdown; charset=utf-8": { schema: { type: "string" } } },
+          };
+        } else if (status.startsWith("2") && PNG_PATHS.has(path)) {
+          responses[status] = {
+            description: "The screenshot (1280x800 PNG)",
+            content: { "image/png": { schema: { type: "string", contentMediaType: "image/png" } } },
+          };
+        } else if (status.startsWith("2") && JSON_ONLY_PATHS.has(path)) {
+          const schema = response.content?.["application/json"]?.schema as
+            | { anyOf?: { type?: string }[] }
+            | undefined;
+          const object = schema?.anyOf?.find((s) => s.type !== "string") ?? schema;
+          responses[status] = {
+            description: "The page",
+            content: { "application/json": { schema: object } },
           };
         } else {
           responses[status] = response;
