@@ -3,11 +3,10 @@ import { expect, test } from "bun:test";
 import {
   chao2,
   chapman,
-  estimate,
-  gather,
   poissonRateHigh,
   wilson,
-} from "../../../src/services/estimate.ts";
+} from "../../../src/services/capture-recapture.ts";
+import { estimate, gather } from "../../../src/services/estimate.ts";
 import {
   simulateCrawl,
   syntheticSite,
