@@ -76,9 +76,9 @@ export function toolTable(deps: AppDeps): Tool[] {
   });
 
   return [
-    define("search", {}, (args) => ok(search(config, args as never))),
+    define("search", {}, (args) => ok(search(config, args))),
     define("list_content", {}, (args, ctx) =>
-      ok(envelope(listContent(store.read, config, args as never), ctx.unrecognized)),
+      ok(envelope(listContent(store.read, config, args), ctx.unrecognized)),
     ),
     define("get_page", {}, (args) => ok(pageView(store.read, args.page_id, args))),
     define("get_page_markdown", {}, (args) =>
@@ -91,7 +91,7 @@ export function toolTable(deps: AppDeps): Tool[] {
     ),
     define("get_domain", {}, (args) => ok(domainRecord(store.read, args.domain, allow, "domain"))),
     define("get_domain_markdown", {}, (args) => {
-      const bundle = domainBundle(store.read, args.domain, args as never, {
+      const bundle = domainBundle(store.read, args.domain, args, {
         allowPrivateSuffixes: allow,
         param: "domain",
       });
@@ -115,7 +115,7 @@ export function toolTable(deps: AppDeps): Tool[] {
       ),
     ),
     define("list_facets", {}, (args, ctx) =>
-      ok(facetList(store.read, config, args as never, ctx.unrecognized)),
+      ok(facetList(store.read, config, args, ctx.unrecognized)),
     ),
     define("start_crawl", { write: true }, (args, ctx) => {
       const job = startCrawl(

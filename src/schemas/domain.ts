@@ -99,7 +99,7 @@ const Sitemap = t.Object({
   url_count: count(),
   status: t.String(),
   last_modified: nullable(time()),
-  fetched_at: time(),
+  fetched_at: nullable(time()),
 });
 
 const Changed = t.Object({

@@ -89,7 +89,10 @@ function coverage(db: Db, domain: string, job: JobRow | undefined) {
 function health(db: Db, domain: string, job: JobRow | undefined) {
   const row = domainRow(db, domain);
   const base = {
-    robots_txt: { status: row?.robotsStatus ?? null, checked_at: row?.robotsCheckedAt ?? null },
+    robots_txt: {
+      status: row?.robotsStatus ?? null,
+      checked_at: isoTime(row?.robotsCheckedAt ?? null),
+    },
     entry_url: row?.entryUrl ?? null,
   };
   if (!job) {
@@ -129,10 +132,14 @@ function health(db: Db, domain: string, job: JobRow | undefined) {
   };
 }
 
-/** An HTTP date (`Last-Modified`) or an ISO time as RFC 3339 UTC; null when unreadable. */
-export function isoTime(value: string | null): string | null {
-  if (!value) return null;
-  const ms = Date.parse(value);
+/**
+ * An HTTP date (`Last-Modified`), an ISO time or epoch seconds as RFC 3339 UTC; null when
+ * unreadable. Times the crawler wrote are normalized here, so the record always matches its
+ * schema.
+ */
+export function isoTime(value: string | number | null): string | null {
+  if (value === null || value === "") return null;
+  const ms = typeof value === "number" ? value * 1000 : Date.parse(value);
   return Number.isNaN(ms) ? null : `${new Date(ms).toISOString().slice(0, 19)}Z`;
 }
 
@@ -192,7 +199,7 @@ export function domainRecord(
     url_count: s.urlCount,
     status: s.status,
     last_modified: isoTime(s.lastModified),
-    fetched_at: s.fetchedAt,
+    fetched_at: isoTime(s.fetchedAt),
   }));
   return {
     domain,
