@@ -8,11 +8,10 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import { migrationsFolder } from "./migration-files.ts";
 import * as schema from "./schema.ts";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
-
-const MIGRATIONS = new URL("./migrations", import.meta.url).pathname;
 
 function tune(sqlite: Database, readonly: boolean): void {
   sqlite.exec("PRAGMA busy_timeout = 5000");
@@ -41,7 +40,12 @@ export function openStore(path: string): Store {
   const writer = new Database(path, { create: true, strict: true });
   tune(writer, false);
   const write = drizzle({ client: writer, schema });
-  migrate(write, { migrationsFolder: MIGRATIONS });
+  const migrations = migrationsFolder();
+  try {
+    migrate(write, { migrationsFolder: migrations.path });
+  } finally {
+    migrations.dispose();
+  }
   const reader =
     path === ":memory:" ? writer : new Database(path, { readonly: true, strict: true });
   if (reader !== writer) tune(reader, true);

@@ -3,8 +3,17 @@ import { asc, count, eq, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { collectionMembers, collections, pages } from "./schema.ts";
 
-const companies = sql<number>`(SELECT count(*) FROM ${collectionMembers} m WHERE m.slug = ${collections.slug})`;
-const crawled = sql<number>`(SELECT count(*) FROM ${collectionMembers} m WHERE m.slug = ${collections.slug} AND EXISTS (SELECT 1 FROM ${pages} p WHERE p.domain = m.domain))`;
+/**
+ * The outer row's column, qualified: in a single-table select drizzle writes a column without its
+ * table, which inside a correlated subquery would name the subquery's own column (every shelf then
+ * counted every member).
+ */
+const outer = (table: string, column: string) =>
+  sql`${sql.identifier(table)}.${sql.identifier(column)}`;
+
+const shelfSlug = outer("collections", "slug");
+const companies = sql<number>`(SELECT count(*) FROM ${collectionMembers} m WHERE m.slug = ${shelfSlug})`;
+const crawled = sql<number>`(SELECT count(*) FROM ${collectionMembers} m WHERE m.slug = ${shelfSlug} AND EXISTS (SELECT 1 FROM ${pages} p WHERE p.domain = m.domain))`;
 
 const shelfColumns = {
   slug: collections.slug,
@@ -45,7 +54,7 @@ export function getShelf(db: Db, slug: string): ShelfRow | null {
 }
 
 export function shelfMembers(db: Db, slug: string) {
-  const pagesOf = sql<number>`(SELECT count(*) FROM ${pages} p WHERE p.domain = ${collectionMembers.domain})`;
+  const pagesOf = sql<number>`(SELECT count(*) FROM ${pages} p WHERE p.domain = ${outer("collection_members", "domain")})`;
   return db
     .select({
       domain: collectionMembers.domain,

@@ -1,32 +1,7 @@
 /** Page reads: the faceted list, one page with what hangs off it, facet counts. */
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  exists,
-  gt,
-  gte,
-  inArray,
-  lte,
-  ne,
-  or,
-  type SQL,
-  sql,
-} from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import {
-  assets,
-  collectionMembers,
-  links,
-  pageBodies,
-  pageHistory,
-  pages,
-  pageTopics,
-  screenshots,
-  templateLinks,
-} from "./schema.ts";
+import { collectionMembers, pages, pageTopics } from "./schema.ts";
 
 export type PageRow = typeof pages.$inferSelect;
 
@@ -132,113 +107,6 @@ export function listPages(
     .offset(offset)
     .all();
   return { rows, total };
-}
-
-export function getPage(
-  db: Db,
-  id: string,
-): (PageRow & { markdown: string; explain: string }) | null {
-  const row = db
-    .select({ page: pages, markdown: pageBodies.markdown, explain: pageBodies.explain })
-    .from(pages)
-    .innerJoin(pageBodies, eq(pageBodies.pageId, pages.id))
-    .where(eq(pages.id, id))
-    .get();
-  return row ? { ...row.page, markdown: row.markdown, explain: row.explain } : null;
-}
-
-export function pageExists(db: Db, id: string): boolean {
-  return db.select({ id: pages.id }).from(pages).where(eq(pages.id, id)).get() !== undefined;
-}
-
-export function pageHistoryOf(db: Db, id: string) {
-  return db
-    .select({
-      fetched_at: pageHistory.fetchedAt,
-      status: pageHistory.status,
-      content_hash: pageHistory.contentHash,
-      changed: pageHistory.changed,
-      job_id: pageHistory.jobId,
-    })
-    .from(pageHistory)
-    .where(eq(pageHistory.pageId, id))
-    .orderBy(desc(pageHistory.id))
-    .limit(100)
-    .all();
-}
-
-export function pageAssets(db: Db, id: string) {
-  return db
-    .select({ url: assets.url, kind: assets.kind, alt: assets.alt })
-    .from(assets)
-    .where(eq(assets.pageId, id))
-    .orderBy(asc(assets.url))
-    .all();
-}
-
-export function pageScreenshots(db: Db, id: string) {
-  return db
-    .select({ width: screenshots.width, height: screenshots.height, taken_at: screenshots.takenAt })
-    .from(screenshots)
-    .where(eq(screenshots.pageId, id))
-    .all();
-}
-
-export function screenshotPng(db: Db, id: string): Uint8Array | null {
-  return (
-    db.select({ png: screenshots.png }).from(screenshots).where(eq(screenshots.pageId, id)).get()
-      ?.png ?? null
-  );
-}
-
-/** Pages citing this one from their body, site-wide template links excluded. */
-export function citedBy(db: Db, id: string) {
-  const target = db
-    .$with("target")
-    .as(db.select({ domain: pages.domain }).from(pages).where(eq(pages.id, id)));
-  return db
-    .with(target)
-    .select({
-      id: pages.id,
-      url: pages.url,
-      title: pages.title,
-      anchor_text: sql<string>`min(${links.anchor})`,
-    })
-    .from(links)
-    .innerJoin(pages, eq(pages.id, links.srcPageId))
-    .where(
-      and(
-        eq(links.targetPageId, id),
-        eq(links.position, "body"),
-        eq(links.internal, true),
-        ne(links.srcPageId, id),
-        sql`NOT ${exists(
-          db
-            .select({ one: sql`1` })
-            .from(templateLinks)
-            .where(
-              and(
-                sql`${templateLinks.domain} = (SELECT domain FROM target)`,
-                eq(templateLinks.targetUrl, links.targetUrl),
-                eq(templateLinks.anchor, links.anchor),
-              ),
-            ),
-        )}`,
-      ),
-    )
-    .groupBy(pages.id)
-    .orderBy(asc(pages.id))
-    .all();
-}
-
-export function collectionsOfDomain(db: Db, domain: string): string[] {
-  return db
-    .select({ slug: collectionMembers.slug })
-    .from(collectionMembers)
-    .where(eq(collectionMembers.domain, domain))
-    .orderBy(asc(collectionMembers.slug))
-    .all()
-    .map((r) => r.slug);
 }
 
 /** Pages per value of every facet, within the filter's scope; `pages` counts the scope. */

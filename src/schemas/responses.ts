@@ -1,8 +1,12 @@
 /** Response schemas of the contract (CONTRACT.md), for the OpenAPI document and response checks. */
+
+import { Type } from "@sinclair/typebox";
 import { type TSchema, t } from "elysia";
 import { BUCKETS } from "../crawl/buckets.ts";
 import { JOB_STATES, PLACED_BY } from "../db/schema.ts";
 import { PROBLEMS } from "../services/errors.ts";
+import { pageExample, pageSummaryExample, searchExample } from "./examples.ts";
+import { Applied, filtersSchema, listSchema } from "./lists.ts";
 
 const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 const time = (description?: string) =>
@@ -12,7 +16,7 @@ export const Problem = t.Object(
   {
     type: t.String({ examples: ["urn:webcorpus:error:invalid_parameter"] }),
     title: t.String(),
-    status: t.Integer(),
+    status: Type.Integer(),
     detail: t.String(),
     code: t.UnionEnum(Object.keys(PROBLEMS) as [string, ...string[]]),
     errors: t.Optional(
@@ -31,28 +35,7 @@ export const Problem = t.Object(
   },
 );
 
-export const Filters = t.Object({
-  applied: t.Record(t.String(), t.Unknown(), {
-    description: "Every filter the query used, with its normalized value.",
-  }),
-  unrecognized: t.Array(t.String(), {
-    description: "Query parameters this endpoint does not know (listed, not applied).",
-  }),
-});
-
-export function envelope<T extends TSchema>(item: T, description: string) {
-  return t.Object(
-    {
-      data: t.Array(item),
-      total: t.Integer({ description: "All matches." }),
-      limit: t.Integer(),
-      offset: t.Integer(),
-      sort: t.Optional(t.String()),
-      filters: Filters,
-    },
-    { description },
-  );
-}
+export { Applied, filtersSchema, listSchema };
 
 const score = () => t.Number({ minimum: 0, maximum: 1 });
 
@@ -67,62 +50,78 @@ export const Facets = t.Object({
   originality: score(),
   promotional: score(),
   has_code: t.Boolean(),
-  words: t.Integer(),
+  words: Type.Integer(),
   published: nullable(t.String({ format: "date" })),
 });
 
-export const PageSummary = t.Object({
-  id: t.String({ examples: ["pg_0123456789abcdef"] }),
-  url: t.String(),
-  canonical_url: nullable(t.String()),
-  title: nullable(t.String()),
-  domain: t.String(),
-  description: nullable(t.String()),
-  facets: Facets,
-  metrics: t.Object({ inlinks_body: t.Integer() }),
-  fetched_at: time(),
-  indexed_at: time(),
-});
+export const PageSummary = t.Object(
+  {
+    id: t.String({ examples: ["pg_0123456789abcdef"] }),
+    url: t.String(),
+    canonical_url: nullable(t.String()),
+    title: nullable(t.String()),
+    domain: t.String(),
+    description: nullable(t.String()),
+    facets: Facets,
+    metrics: t.Object({ inlinks_body: Type.Integer() }),
+    fetched_at: time(),
+    indexed_at: time(),
+  },
+  { examples: [pageSummaryExample] },
+);
 
-export const Page = t.Object({
-  id: t.String(),
-  url: t.String(),
-  canonical_url: nullable(t.String()),
-  title: nullable(t.String()),
-  description: nullable(t.String()),
-  domain: t.String(),
-  collections: t.Array(t.String()),
-  facets: Facets,
-  metrics: t.Object({ inlinks_body: t.Integer() }),
-  markdown: t.Optional(t.String()),
-  explain: t.Optional(t.Record(t.String(), t.Unknown())),
-  fetched_at: time(),
-  indexed_at: time(),
-  hreflang: t.Array(t.Object({ hreflang: t.String(), url: t.String() }), {
-    description: "Alternates in other languages declared by the page.",
-  }),
-  assets: t.Array(t.Object({ url: t.String(), kind: t.String(), alt: t.String() })),
-  screenshots: t.Array(
-    t.Object({ url: t.String(), width: t.Integer(), height: t.Integer(), taken_at: time() }),
-  ),
-  history: t.Array(
-    t.Object({
-      fetched_at: time(),
-      status: t.Integer(),
-      content_hash: nullable(t.String()),
-      changed: t.Boolean(),
-      job_id: nullable(t.String()),
+export const Page = t.Object(
+  {
+    id: t.String(),
+    url: t.String(),
+    canonical_url: nullable(t.String()),
+    title: nullable(t.String()),
+    description: nullable(t.String()),
+    domain: t.String(),
+    collections: t.Array(t.String()),
+    facets: Facets,
+    metrics: t.Object({ inlinks_body: Type.Integer() }),
+    markdown: t.Optional(t.String()),
+    explain: t.Optional(
+      t.Record(t.String(), t.Array(t.String()), {
+        description: "Per facet, the signals behind its value (explain=true).",
+        examples: [{ type: ["path /docs/"], has_code: ["2 code blocks"] }],
+      }),
+    ),
+    fetched_at: time(),
+    indexed_at: time(),
+    hreflang: t.Array(t.Object({ hreflang: t.String(), url: t.String() }), {
+      description: "Alternates in other languages declared by the page.",
     }),
-  ),
-  cited_by: t.Array(
-    t.Object({
-      id: t.String(),
-      url: t.String(),
-      title: nullable(t.String()),
-      anchor_text: t.String(),
-    }),
-  ),
-});
+    assets: t.Array(t.Object({ url: t.String(), kind: t.String(), alt: t.String() })),
+    screenshots: t.Array(
+      t.Object({
+        url: t.String(),
+        width: Type.Integer(),
+        height: Type.Integer(),
+        taken_at: time(),
+      }),
+    ),
+    history: t.Array(
+      t.Object({
+        fetched_at: time(),
+        status: Type.Integer(),
+        content_hash: nullable(t.String()),
+        changed: t.Boolean(),
+        job_id: nullable(t.String()),
+      }),
+    ),
+    cited_by: t.Array(
+      t.Object({
+        id: t.String(),
+        url: t.String(),
+        title: nullable(t.String()),
+        anchor_text: t.String(),
+      }),
+    ),
+  },
+  { examples: [pageExample] },
+);
 
 export const SearchHit = t.Object({
   chunk_id: t.String(),
@@ -134,44 +133,56 @@ export const SearchHit = t.Object({
   text: t.String(),
   score: t.Number(),
   ranks: t.Object(
-    { text: t.Optional(t.Integer()), vector: t.Optional(t.Integer()) },
+    { text: t.Optional(Type.Integer()), vector: t.Optional(Type.Integer()) },
     { description: "The chunk's rank in each engine that found it (1 = first)." },
   ),
 });
 
-export const SearchResult = t.Object({
-  data: t.Array(SearchHit),
-  query: t.String(),
-  mode: t.String(),
-  limit: t.Integer(),
-  filters: Filters,
+export const SearchResult = t.Object(
+  {
+    data: t.Array(SearchHit),
+    query: t.String(),
+    mode: t.String(),
+    limit: Type.Integer(),
+    filters: filtersSchema(Applied.search),
+  },
+  { examples: [searchExample] },
+);
+
+const FacetValue = t.Object({
+  value: t.Union([t.String(), t.Boolean()], { examples: ["docs"] }),
+  pages: Type.Integer({ minimum: 0, description: "Pages with this value (in scope)." }),
+  definition: t.Optional(t.String()),
 });
 
-export const FacetCounts = t.Object({
-  facets: t.Record(
-    t.String(),
-    t.Array(
-      t.Object({ value: t.Unknown(), count: t.Integer(), description: t.Optional(t.String()) }),
-    ),
-  ),
-  total: t.Integer({ description: "Pages matched by the filters." }),
-  filters: Filters,
+export const Facet = t.Object({
+  facet: t.String({ examples: ["type"] }),
+  param: t.String({ description: "The filter parameter taking its values.", examples: ["type"] }),
+  kind: t.UnionEnum(["vocabulary", "tags", "boolean", "score", "integer", "date"]),
+  definition: t.Optional(t.String()),
+  values: t.Optional(t.Array(FacetValue)),
+  range: t.Optional(t.Array(t.Number(), { minItems: 2, maxItems: 2 })),
 });
+
+export const FacetList = t.Composite([
+  listSchema(Facet, "Every facet with its values and page counts", Applied.facets),
+  t.Object({ pages: Type.Integer({ minimum: 0, description: "Pages in scope." }) }),
+]);
 
 const BucketView = t.Object({
-  count: t.Integer(),
+  count: Type.Integer(),
   reason: t.String(),
   sample: t.Array(t.String()),
-  reasons: t.Optional(t.Array(t.Object({ reason: t.String(), count: t.Integer() }))),
+  reasons: t.Optional(t.Array(t.Object({ reason: t.String(), count: Type.Integer() }))),
 });
 
 const bucketNames = [...BUCKETS, "unaccounted"] as const;
 
 export const JobParams = t.Object({
-  budget: t.Integer(),
+  budget: Type.Integer(),
   refresh: t.Boolean(),
   force: t.Boolean(),
-  shots: t.Integer(),
+  shots: Type.Integer(),
 });
 
 const jobFields = {
@@ -183,25 +194,35 @@ const jobFields = {
   started_at: nullable(time()),
   finished_at: nullable(time()),
   progress: t.Object({
-    indexed: t.Integer(),
-    pending: t.Integer(),
-    discovered: t.Integer(),
-    fetched: t.Integer(),
+    indexed: Type.Integer(),
+    pending: Type.Integer(),
+    discovered: Type.Integer(),
+    fetched: Type.Integer(),
     elapsed_s: t.Number(),
     pages_per_min: t.Number(),
     eta: nullable(t.Object({ low_s: t.Number(), high_s: t.Number(), confidence: t.Number() })),
-    embedding_backlog: nullable(t.Integer()),
+    embedding_backlog: nullable(Type.Integer()),
   }),
   cancel_requested: t.Boolean(),
-  resumes: t.Integer(),
+  resumes: Type.Integer(),
   error: nullable(t.String()),
-  screenshots: t.Optional(t.Record(t.String(), t.Unknown())),
+  screenshots: t.Optional(
+    t.Object(
+      {
+        requested: Type.Integer({ minimum: 0 }),
+        taken: Type.Integer({ minimum: 0 }),
+        failed: t.Array(t.Object({ url: t.String(), reason: t.String() })),
+        error: t.Optional(t.String()),
+      },
+      { description: "What became of the screenshots the crawl asked for (shots > 0)." },
+    ),
+  ),
 };
 
 export const Job = t.Object({
   ...jobFields,
   coverage: t.Object({
-    total: t.Integer({ description: "The sum of the buckets." }),
+    total: Type.Integer({ description: "The sum of the buckets." }),
     buckets: t.Object(Object.fromEntries(bucketNames.map((name) => [name, BucketView]))),
   }),
 });
@@ -212,10 +233,10 @@ export const JobUrl = t.Object({
   url: t.String(),
   bucket: t.String(),
   reason: nullable(t.String()),
-  depth: t.Integer(),
+  depth: Type.Integer(),
   source: t.String(),
   page_id: nullable(t.String()),
-  http_status: nullable(t.Integer()),
+  http_status: nullable(Type.Integer()),
   target: nullable(t.String()),
 });
 
@@ -225,26 +246,14 @@ export const CrawlAccepted = t.Object({
   domain: t.String(),
 });
 
-export const Domain = t.Object(
-  {
-    domain: t.String(),
-    coverage: t.Record(t.String(), t.Unknown()),
-    health: t.Record(t.String(), t.Unknown()),
-    properties: t.Array(t.Record(t.String(), t.Unknown())),
-    sitemaps: t.Array(t.Record(t.String(), t.Unknown())),
-    changes: t.Record(t.String(), t.Unknown()),
-    links_to: t.Array(t.Record(t.String(), t.Unknown())),
-    collections: t.Array(t.String()),
-  },
-  { additionalProperties: true },
-);
+export { Domain } from "./domain.ts";
 
 export const Shelf = t.Object({
   slug: t.String(),
   name: t.String(),
   description: t.String(),
-  companies: t.Integer(),
-  crawled: t.Integer(),
+  companies: Type.Integer(),
+  crawled: Type.Integer(),
   created_at: time(),
 });
 
@@ -254,9 +263,24 @@ export const Member = t.Object({
   placed_by: t.UnionEnum(PLACED_BY),
   placed_at: time(),
   crawled: t.Boolean(),
-  pages: t.Integer(),
+  pages: Type.Integer(),
 });
 
 export const ShelfWithMembers = t.Object({ ...Shelf.properties, members: t.Array(Member) });
 
 export const Markdown = t.String({ description: "text/markdown; charset=utf-8" });
+
+/** A JSON-RPC 2.0 answer of the MCP endpoint (its `result` is one of the MCP specification's). */
+export const JsonRpcAnswer = t.Object(
+  {
+    jsonrpc: t.Literal("2.0"),
+    id: t.Union([t.String(), t.Number(), t.Null()]),
+    result: t.Optional(
+      t.Object({}, { additionalProperties: true, description: "An MCP result object." }),
+    ),
+    error: t.Optional(
+      t.Object({ code: Type.Integer(), message: t.String(), data: t.Optional(t.Unknown()) }),
+    ),
+  },
+  { description: "A JSON-RPC 2.0 response (or a batch of them) of the MCP protocol." },
+);

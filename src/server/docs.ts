@@ -4,16 +4,17 @@
  * never from a CDN, so it works offline and behind firewalls.
  */
 
-import { dirname, join } from "node:path";
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
+import css from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
+// Embedded files (a path on disk from source; inside the executable after `bun build --compile`).
+import bundleJs from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import { VERSION } from "../version.ts";
 import { polishDocument } from "./openapi-polish.ts";
 
-const ASSETS = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
-const FILES: Readonly<Record<string, string>> = {
-  "swagger-ui.css": "text/css; charset=utf-8",
-  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+const FILES: Readonly<Record<string, { path: string; type: string }>> = {
+  "swagger-ui.css": { path: css, type: "text/css; charset=utf-8" },
+  "swagger-ui-bundle.js": { path: bundleJs, type: "text/javascript; charset=utf-8" },
 };
 
 export const DESCRIPTION = `webcorpus indexes the public pages of company websites into a searchable corpus and serves it as JSON, markdown and MCP (at /api/mcp).
@@ -37,10 +38,10 @@ export function docs(extraPaths: Record<string, unknown>) {
     .get(
       "/api/docs/assets/:file",
       ({ params }) => {
-        const type = FILES[params.file];
-        if (!type) return new Response("not found", { status: 404 });
-        return new Response(Bun.file(join(ASSETS, params.file)), {
-          headers: { "content-type": type, "cache-control": "public, max-age=86400" },
+        const file = FILES[params.file];
+        if (!file) return new Response("not found", { status: 404 });
+        return new Response(Bun.file(file.path), {
+          headers: { "content-type": file.type, "cache-control": "public, max-age=86400" },
         });
       },
       { detail: { hide: true } },

@@ -4,6 +4,8 @@
  * `text/markdown`. Applied to the plugin's output, never hand-written beside it.
  */
 
+import { plainSchema } from "../schemas/json-schema.ts";
+
 const STATUS_TEXT: Readonly<Record<string, string>> = {
   400: "Invalid parameter or body",
   401: "Missing or unknown key (WWW-Authenticate: Bearer)",
@@ -19,6 +21,9 @@ const STATUS_TEXT: Readonly<Record<string, string>> = {
 };
 
 const MARKDOWN_PATHS = new Set(["/api/domains/{root_domain}/content.md"]);
+const PNG_PATHS = new Set(["/api/content/{page_id}/screenshot.png"]);
+/** Served by one route with its markdown twin (`{page_id}.md`, documented on its own). */
+const JSON_ONLY_PATHS = new Set(["/api/content/{page_id}"]);
 
 interface Response {
   description?: string;
@@ -57,12 +62,30 @@ export function polishDocument<T extends { paths?: Paths }>(doc: T): T {
             description: "Markdown",
             content: { "text/markdown; charset=utf-8": { schema: { type: "string" } } },
           };
+        } else if (status.startsWith("2") && PNG_PATHS.has(path)) {
+          responses[status] = {
+            description: "The screenshot (1280x800 PNG)",
+            content: { "image/png": { schema: { type: "string", contentMediaType: "image/png" } } },
+          };
+        } else if (status.startsWith("2") && JSON_ONLY_PATHS.has(path)) {
+          const schema = response.content?.["application/json"]?.schema as
+            | { anyOf?: { type?: string }[] }
+            | undefined;
+          const object = schema?.anyOf?.find((s) => s.type !== "string") ?? schema;
+          responses[status] = {
+            description: "The page",
+            content: { "application/json": { schema: object } },
+          };
         } else {
           responses[status] = response;
         }
       }
+      // Answered by Bun's HTTP parser before the app sees the request (empty body).
+      responses["431"] = {
+        description: "The request line and headers exceed the server's limit (16 KiB)",
+      };
       paths[path][method] = { ...op, responses };
     }
   }
-  return { ...doc, paths };
+  return plainSchema({ ...doc, paths }) as T;
 }

@@ -12,6 +12,7 @@ import {
   shelfMembers,
 } from "../db/collections-repo.ts";
 import { isoNow } from "./clock.ts";
+import type { ListPage } from "./envelope.ts";
 import { invalidBody, invalidParam, notFound } from "./errors.ts";
 import { checkSlug } from "./params.ts";
 
@@ -19,6 +20,12 @@ export type PlacedBy = "person" | "agent";
 
 export function listCollections(db: Db, limit: number, offset: number) {
   return listShelves(db, limit, offset);
+}
+
+/** Every shelf (at most 1000), as the list envelope pages it. */
+export function shelfList(db: Db): ListPage<ShelfRow> {
+  const { rows, total } = listShelves(db, 1000, 0);
+  return { data: rows, total, limit: 1000, offset: 0, sort: "slug", applied: {} };
 }
 
 export function collectionView(

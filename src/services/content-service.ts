@@ -5,16 +5,13 @@ import {
   citedBy,
   collectionsOfDomain,
   getPage,
-  listPages,
-  type PageFilter,
-  type PageRow,
-  type PageSort,
   pageAssets,
   pageExists,
   pageHistoryOf,
   pageScreenshots,
   screenshotPng,
-} from "../db/pages-repo.ts";
+} from "../db/page-reads.ts";
+import { listPages, type PageFilter, type PageRow, type PageSort } from "../db/pages-repo.ts";
 import { AUDIENCE_VALUES, FORMAT_VALUES, TOPIC_VALUES, TYPE_VALUES } from "../facets/vocabulary.ts";
 import type { ContentSort } from "../schemas/params.ts";
 import { invalidParam, notFound, notImplemented } from "./errors.ts";

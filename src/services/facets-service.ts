@@ -3,6 +3,7 @@ import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { facetCounts } from "../db/pages-repo.ts";
 import { AUDIENCES, FORMATS, TOPICS, TYPES } from "../facets/vocabulary.ts";
+import { envelope } from "./envelope.ts";
 import { applied, parseCollection, parseDomains } from "./params.ts";
 
 const SCORES = [
@@ -21,7 +22,7 @@ function vocabulary(
   return {
     facet: name,
     param: name,
-    kind: "vocabulary",
+    kind: "vocabulary" as const,
     values: Object.entries(values).map(([value, definition]) => ({
       value,
       definition,
@@ -43,15 +44,15 @@ export function listFacets(db: Db, config: Config, args: { domain?: string; coll
     {
       facet: "locale",
       param: "locale",
-      kind: "tags",
+      kind: "tags" as const,
       definition:
         "BCP 47 language tag, region when the page states one; the filter de matches de, de-DE, de-AT",
-      values: counts.locale.map((c) => ({ value: c.value, pages: c.n })),
+      values: counts.locale.map((c) => ({ value: c.value ?? "", pages: c.n })),
     },
     {
       facet: "has_code",
       param: "has_code",
-      kind: "boolean",
+      kind: "boolean" as const,
       definition:
         "the main content shows at least one code block of code or commands (inline identifiers alone do not count)",
       values: [
@@ -62,17 +63,41 @@ export function listFacets(db: Db, config: Config, args: { domain?: string; coll
     ...SCORES.map(([facet, param, definition]) => ({
       facet,
       param,
-      kind: "score",
+      kind: "score" as const,
       definition,
       range: [0, 1],
     })),
-    { facet: "words", param: "words_min", kind: "integer", definition: "words of main content" },
+    {
+      facet: "words",
+      param: "words_min",
+      kind: "integer" as const,
+      definition: "words of main content",
+    },
     {
       facet: "published",
       param: "published_after",
-      kind: "date",
+      kind: "date" as const,
       definition: "publication date stated by the page (or its sitemap), else null",
     },
   ];
   return { data, pages: counts.pages, applied: applied({ domain: domains, collection }) };
+}
+
+/** The facets as a list envelope: every facet on one page, with the pages in scope. */
+export function facetList(
+  db: Db,
+  config: Config,
+  args: { domain?: string; collection?: string },
+  unrecognized: readonly string[],
+) {
+  const result = listFacets(db, config, args);
+  const page = {
+    data: result.data,
+    total: result.data.length,
+    limit: result.data.length,
+    offset: 0,
+    sort: "facet",
+    applied: result.applied,
+  };
+  return { ...envelope(page, unrecognized), pages: result.pages };
 }

@@ -52,7 +52,15 @@ export interface JobView {
   cancel_requested: boolean;
   resumes: number;
   error: string | null;
-  screenshots?: Record<string, unknown>;
+  screenshots?: ScreenshotReport;
+}
+
+/** What became of the screenshots a crawl asked for (the crawler writes it in the job's info). */
+export interface ScreenshotReport {
+  requested: number;
+  taken: number;
+  failed: { url: string; reason: string }[];
+  error?: string;
 }
 
 /** What the job view needs beyond the store: the embedding backlog of a job, when vectors are on. */
@@ -124,7 +132,7 @@ export function jobView(deps: JobViewDeps, job: JobRow): JobView {
       confidence: Math.round(Math.min(0.9, 0.3 + resolved / 500) * 100) / 100,
     };
   }
-  const info = JSON.parse(job.info) as { screenshots?: Record<string, unknown> };
+  const info = JSON.parse(job.info) as { screenshots?: ScreenshotReport };
   const view: JobView = {
     id: job.id,
     domain: job.domain,
@@ -156,10 +164,10 @@ export function jobView(deps: JobViewDeps, job: JobRow): JobView {
 function screenshotReport(
   job: JobRow,
   params: JobParams,
-  report: Record<string, unknown> | undefined,
-): Record<string, unknown> {
+  report: ScreenshotReport | undefined,
+): ScreenshotReport {
   if (report) return report;
-  const waiting = { requested: params.shots, taken: 0, failed: [] };
+  const waiting: ScreenshotReport = { requested: params.shots, taken: 0, failed: [] };
   if (job.state === "queued" || job.state === "running") return waiting;
   return { ...waiting, error: `not taken: the job ended ${job.state} before its screenshots` };
 }

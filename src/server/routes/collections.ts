@@ -1,13 +1,14 @@
 import { Elysia, t } from "elysia";
 import { memberBody, memberParams, shelfBody, slugParams } from "../../schemas/params.ts";
-import { envelope, Member, Shelf, ShelfWithMembers } from "../../schemas/responses.ts";
+import { listSchema, Member, Shelf, ShelfWithMembers } from "../../schemas/responses.ts";
 import {
   collectionView,
-  listCollections,
   placeOnShelf,
   putCollection,
   removeFromShelf,
+  shelfList,
 } from "../../services/collections-service.ts";
+import { envelope } from "../../services/envelope.ts";
 import { auth } from "../auth.ts";
 import type { AppDeps } from "../deps.ts";
 import { jsonBodyParser } from "../json-body.ts";
@@ -25,21 +26,11 @@ export function collectionsRoutes(deps: AppDeps) {
     .use(auth(store.read, config.publicReads))
     .get(
       "/api/collections",
-      ({ request }) => {
-        const { rows, total } = listCollections(store.read, 1000, 0);
-        return {
-          data: rows,
-          total,
-          limit: 1000,
-          offset: 0,
-          sort: "slug",
-          filters: { applied: {}, unrecognized: unrecognized(request, listQuery) },
-        };
-      },
+      ({ request }) => envelope(shelfList(store.read), unrecognized(request, listQuery)),
       {
         auth: "read",
         response: responses(
-          { 200: envelope(Shelf, "Every shelf with company and crawled counts") },
+          { 200: listSchema(Shelf, "Every shelf with company and crawled counts") },
           401,
         ),
         detail: {

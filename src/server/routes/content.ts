@@ -1,12 +1,14 @@
 import { Elysia, t } from "elysia";
+import { pageListExample } from "../../schemas/examples.ts";
 import { contentQuery, pageIdParams, pageQuery } from "../../schemas/params.ts";
-import { envelope, Page, PageSummary } from "../../schemas/responses.ts";
+import { Applied, listSchema, Page, PageSummary } from "../../schemas/responses.ts";
 import {
   listContent,
   pageMarkdown,
   pageScreenshot,
   pageView,
 } from "../../services/content-service.ts";
+import { envelope } from "../../services/envelope.ts";
 import { auth } from "../auth.ts";
 import type { AppDeps } from "../deps.ts";
 import { unrecognized } from "../query.ts";
@@ -22,21 +24,20 @@ export function contentRoutes(deps: AppDeps) {
     .use(auth(store.read, config.publicReads))
     .get(
       "/api/content",
-      ({ query: args, request }) => {
-        const result = listContent(store.read, config, args);
-        return {
-          data: result.data,
-          total: result.total,
-          limit: result.limit,
-          offset: result.offset,
-          sort: result.sort,
-          filters: { applied: result.applied, unrecognized: unrecognized(request, query) },
-        };
-      },
+      ({ query: args, request }) =>
+        envelope(listContent(store.read, config, args), unrecognized(request, query)),
       {
         auth: "read",
         query,
-        response: responses({ 200: envelope(PageSummary, "Pages matching the filters") }, 401, 501),
+        response: responses(
+          {
+            200: listSchema(PageSummary, "Pages matching the filters", Applied.content, [
+              pageListExample,
+            ]),
+          },
+          401,
+          501,
+        ),
         detail: {
           tags: ["content"],
           summary: "Faceted list of pages",

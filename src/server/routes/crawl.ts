@@ -1,7 +1,14 @@
 import { Elysia } from "elysia";
 import { listJobs } from "../../db/jobs-repo.ts";
 import { crawlBody, jobIdParams, jobsQuery, jobUrlsQuery } from "../../schemas/params.ts";
-import { CrawlAccepted, envelope, Job, JobSummary, JobUrl } from "../../schemas/responses.ts";
+import {
+  Applied,
+  CrawlAccepted,
+  Job,
+  JobSummary,
+  JobUrl,
+  listSchema,
+} from "../../schemas/responses.ts";
 import { cancelJob, crawlRequest, startCrawl } from "../../services/crawl-service.ts";
 import { invalidParam } from "../../services/errors.ts";
 import { jobUrls, jobView, requireJob } from "../../services/jobs-service.ts";
@@ -74,7 +81,10 @@ export function crawlRoutes(deps: AppDeps) {
       {
         auth: "read",
         query: jobsQuery,
-        response: responses({ 200: envelope(JobSummary, "Jobs, newest first") }, 401),
+        response: responses(
+          { 200: listSchema(JobSummary, "Jobs, newest first", Applied.jobs) },
+          401,
+        ),
         detail: { tags: ["crawl"], summary: "Crawl jobs, newest first" },
       },
     )
@@ -122,7 +132,7 @@ export function crawlRoutes(deps: AppDeps) {
         params: jobIdParams,
         query: jobUrlsQuery,
         response: responses(
-          { 200: envelope(JobUrl, "A job's URLs with bucket and reason") },
+          { 200: listSchema(JobUrl, "A job's URLs with bucket and reason", Applied.jobUrls) },
           401,
           404,
         ),

@@ -1,28 +1,51 @@
 import { Elysia, t } from "elysia";
-import { notImplemented } from "../../services/errors.ts";
+import { MCP_PATH, McpEndpoint } from "../../mcp/http.ts";
+import { toolRunner } from "../../mcp/server.ts";
+import { toolTable } from "../../mcp/tools.ts";
+import { JsonRpcAnswer } from "../../schemas/responses.ts";
 import type { AppDeps } from "../deps.ts";
 import { models, responses } from "../responses.ts";
 
-export function mcpRoutes(_deps: AppDeps) {
-  return new Elysia({ name: "routes:mcp" }).use(models).all(
-    "/api/mcp",
-    () => {
-      throw notImplemented("the MCP endpoint");
-    },
-    {
+const REGISTER =
+  "Register this address with an MCP client (transport: streamable HTTP); see the README. Tools: search, list_content, get_page, get_page_markdown, get_domain, get_domain_markdown, list_collections, get_collection, get_job, list_facets; with a key: start_crawl, place_on_shelf.";
+
+export function mcpRoutes(deps: AppDeps) {
+  const endpoint = new McpEndpoint(deps.config, deps.store.read, toolRunner(toolTable(deps), deps));
+  // The transport reads the body itself: Elysia must not parse it first (-32700 otherwise).
+  const handle = ({ request }: { request: Request }) => endpoint.handle(request);
+  const tags = ["mcp"];
+  return new Elysia({ name: "routes:mcp" })
+    .use(models)
+    .post(MCP_PATH, handle, {
       parse: "none",
       response: responses(
-        { 200: t.Any({ description: "MCP JSON-RPC messages (streamable HTTP)" }) },
+        {
+          200: JsonRpcAnswer,
+          202: t.Null({ description: "Accepted (a notification or a response from the client)" }),
+        },
         401,
         403,
-        501,
+        404,
+        413,
       ),
       detail: {
-        tags: ["mcp"],
-        summary: "MCP over streamable HTTP",
-        description:
-          "Register this address with an MCP client. Tools read the corpus; start_crawl and place_on_shelf need a key.",
+        tags,
+        summary: "MCP messages (JSON-RPC 2.0 over streamable HTTP)",
+        description: `${REGISTER} Send JSON-RPC messages with \`Accept: application/json, text/event-stream\`: \`initialize\` first (the answer carries \`Mcp-Session-Id\`), then that header on every request. An unknown session is a 404; a foreign \`Origin\` a 403; a wrong key a 401.`,
       },
-    },
-  );
+    })
+    .delete(MCP_PATH, handle, {
+      parse: "none",
+      response: responses({ 200: t.Null({ description: "The session is closed" }) }, 401, 403, 404),
+      detail: { tags, summary: "End an MCP session (Mcp-Session-Id)" },
+    })
+    .get(MCP_PATH, handle, {
+      response: responses({}, 401, 403, 405),
+      detail: {
+        tags,
+        summary: "The server-to-client stream: not offered (405)",
+        description:
+          "The server sends nothing unprompted, so it opens no stream: GET answers 405, as the transport specification allows.",
+      },
+    });
 }
