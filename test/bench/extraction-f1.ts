@@ -2,7 +2,7 @@
  * Article-body F1 of extraction on `shared/bench/extraction-articles` (181 news pages with
  * hand-checked bodies; the published scoring: 4-token shingles, per-page normalized, see
  * shingle-score.ts), for each main-content strategy of ours, beside trafilatura run as an outside
- * peer (test/bench/trafilatura-peer.py in /work/cache/venv-trafilatura, made if missing).
+ * peer (python-peers.ts, in /work/cache/venv-trafilatura, made if missing).
  *
  *   bun test/bench/extraction-f1.ts [--data DIR] [--no-peer] [--only s1,s2] [--dump FILE]
  */

@@ -3,7 +3,7 @@
  *
  *   bun test/bench/facets-speed.ts [--limit 300] [--rounds 2] [--ref-python PATH]
  *
- * Each round runs the reference (test/bench/reference_facets.py: its extraction, then its
+ * Each round runs the reference (the reference_facets.py peer of python-peers.ts: its extraction, then its
  * score_page and simhash64 timed: our scorePage computes the SimHash too) and then ours twice: on the reference's extracted documents (the same
  * input, so the figure is the facets' alone, and the facets are compared value by value) and on
  * our own extraction (src/extract). CPU time per page (process.cpuUsage / time.process_time);
@@ -16,6 +16,7 @@ import type { ExtractedDocument } from "../../src/extract/document.ts";
 import { extractDocument } from "../../src/extract/extract-document.ts";
 import { type PageFacets, scorePage } from "../../src/facets/score-page.ts";
 import { median } from "../eval/facets/metrics.ts";
+import { pythonScript } from "./python-peers.ts";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -55,7 +56,7 @@ interface RefPage {
 function runReference(): RefPage[] | null {
   const python = values["ref-python"];
   if (!existsSync(python)) return null;
-  const proc = Bun.spawnSync([python, join(import.meta.dir, "reference_facets.py"), BASE, root], {
+  const proc = Bun.spawnSync([python, pythonScript("reference_facets.py"), BASE, root], {
     stdin: new TextEncoder().encode(files.join("\n")),
     stderr: "inherit",
   });

@@ -1,9 +1,10 @@
 /**
- * trafilatura as an outside peer of our extraction: test/bench/trafilatura-peer.py run in the
+ * trafilatura as an outside peer of our extraction: the trafilatura-peer.py source of python-peers.ts run in the
  * venv at $TRAFILATURA_VENV (default /work/cache/venv-trafilatura), made with pip when missing.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pythonScript } from "./python-peers.ts";
 
 export interface PeerPage {
   readonly id: string;
@@ -47,7 +48,7 @@ export function runPeer(pages: readonly PeerPage[]): PeerResult {
     if (cached.key === key) return cached;
   }
   const python = ensureVenv();
-  const script = join(import.meta.dir, "trafilatura-peer.py");
+  const script = pythonScript("trafilatura-peer.py");
   const result = JSON.parse(run([python, script], JSON.stringify(pages))) as PeerResult;
   if (cache) writeFileSync(cache, JSON.stringify({ ...result, key }));
   return result;

@@ -1,5 +1,5 @@
 /**
- * The single executable (scripts/build-binary.sh): built, started on an empty data dir, it
+ * The single executable (src/build-binary.ts): built, started on an empty data dir, it
  * migrates its database from the embedded migrations, serves Swagger UI's assets, the API and
  * MCP, and stops on SIGTERM. (A site test: it writes a ~110 MB file.)
  */
@@ -16,7 +16,7 @@ let server: ReturnType<typeof Bun.spawn>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "webcorpus-binary-"));
-  const build = Bun.spawn(["bash", "scripts/build-binary.sh", join(dir, "dist")], {
+  const build = Bun.spawn(["bun", "src/build-binary.ts", join(dir, "dist")], {
     cwd: ROOT,
     stdout: "pipe",
     stderr: "pipe",

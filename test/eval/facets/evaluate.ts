@@ -19,6 +19,7 @@ import { extractDocument } from "../../../src/extract/extract-document.ts";
 import type { FacetModel } from "../../../src/facets/facet-model.ts";
 import { decodeModel } from "../../../src/facets/model-file.ts";
 import { type PageFacets, scorePage } from "../../../src/facets/score-page.ts";
+import { pythonScript } from "../../bench/python-peers.ts";
 import {
   htmlPath,
   LABEL_FILES,
@@ -52,10 +53,10 @@ let model: FacetModel | null | undefined;
 if (values["rules-only"]) model = null;
 else if (values.model) model = decodeModel(new Uint8Array(readFileSync(values.model)));
 
-/** The reference's extraction of every row (test/bench/reference_facets.py in its virtualenv):
+/** The reference's extraction of every row (the reference_facets.py peer of test/bench/python-peers.ts, in its virtualenv):
  * scores the facets alone, apart from differences of extraction. */
 function referenceDocs(): ExtractedDocument[] {
-  const script = join(import.meta.dir, "../../bench/reference_facets.py");
+  const script = pythonScript("reference_facets.py");
   const lines = rows.map((r) => `${r.url}\t${htmlPath(r)}`).join("\n");
   const proc = Bun.spawnSync([values["ref-python"], script, "", "/"], {
     stdin: new TextEncoder().encode(lines),

@@ -1,0 +1,26 @@
+/**
+ * Python peers of the benchmarks, kept as source text: trafilatura (an outside extractor we
+ * compare with) and the reference's extraction and facets (run in the reference's virtualenv).
+ * `pythonScript(name)` writes one to a temporary file for the interpreter to run, so the
+ * repository holds no Python file.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const SOURCES = {
+  "trafilatura-peer.py":
+    '"""Outside peer for the extraction benchmarks: trafilatura\'s main text of each page.\n\nRun by test/bench/extraction-f1.ts (and the company-pages eval) as a subprocess, in the venv\n/work/cache/venv-trafilatura. Reads a JSON list of {"id", "path", "url"} on stdin (path: an HTML\nfile, gzipped when it ends in .gz), writes {"version", "modes": {mode: {id: text}}} on stdout.\nModes: "default" (trafilatura.extract, plain text, comments left out) and "precision"\n(favor_precision=True), the two settings the reference\'s benchmark compared.\n"""\n\nimport gzip\nimport json\nimport sys\nimport time\n\nimport trafilatura\n\n\ndef read(path: str) -> bytes:\n    with open(path, "rb") as f:\n        data = f.read()\n    return gzip.decompress(data) if path.endswith(".gz") else data\n\n\ndef main() -> None:\n    pages = json.load(sys.stdin)\n    modes = {"default": {}, "precision": {}}\n    cpu = {"default": 0.0, "precision": 0.0}\n    for page in pages:\n        html = read(page["path"])\n        for mode, out in modes.items():\n            t0 = time.process_time()\n            try:\n                text = trafilatura.extract(\n                    html,\n                    url=page["url"],\n                    include_comments=False,\n                    favor_precision=mode == "precision",\n                )\n            except Exception:  # a page the peer fails on scores as empty, as ours would\n                text = None\n            cpu[mode] += time.process_time() - t0\n            out[page["id"]] = text or ""\n    n = max(len(pages), 1)\n    json.dump(\n        {\n            "version": trafilatura.__version__,\n            "modes": modes,\n            "cpuMsPerPage": {m: c / n * 1000 for m, c in cpu.items()},\n        },\n        sys.stdout,\n    )\n\n\nif __name__ == "__main__":\n    main()\n',
+  "reference_facets.py":
+    '"""The reference\'s facets (Python, /work/ref at dfee359) on the files named on stdin, one JSON\nline per file: its extracted document, its facets, the CPU ms of its score_page and of its\nsimhash64 (computed beside score_page in the reference\'s pipeline, inside scorePage in ours).\n\nRun by test/bench/facets-speed.ts and test/eval/facets/evaluate.ts --reference-docs with the\nreference\'s virtualenv:\n    /work/ref/.venv/bin/python test/bench/reference_facets.py BASE_URL ROOT < files\nA line is a path under ROOT (its URL: BASE_URL + the path below ROOT), or `URL<TAB>PATH`;\n`.gz` files are read gunzipped.\n"""\n\nimport gzip\nimport json\nimport sys\nimport time\nfrom pathlib import Path\n\nfrom webcorpus.extract import extract\nfrom webcorpus.facets import score_page, simhash64\n\n\ndef as_json(doc):\n    return {\n        "title": doc.title, "markdown": doc.markdown, "text": doc.text,\n        "canonicalUrl": doc.canonical_url, "language": doc.language,\n        "hreflang": [list(x) for x in doc.hreflang], "description": doc.description,\n        "published": doc.published.isoformat() if doc.published else None,\n        "noindex": doc.noindex, "nofollow": doc.nofollow, "assets": [],\n        "links": [\n            {"url": l.url, "anchorText": l.anchor_text, "position": l.position, "nofollow": l.nofollow}\n            for l in doc.links\n        ],\n        "words": doc.words, "hasCode": doc.has_code, "jsonldTypes": list(doc.jsonld_types),\n        "ogType": doc.og_type,\n    }\n\n\ndef main() -> None:\n    base, root = sys.argv[1], Path(sys.argv[2])\n    warm = extract(b"<html><body><p>warm up text here</p></body></html>", "https://x.test/")\n    score_page(warm, "https://x.test/")  # loads the model and the language identifier\n    for line in sys.stdin:\n        if not line.strip():\n            continue\n        if "\\t" in line:\n            url, name = line.rstrip("\\n").split("\\t", 1)\n            path = Path(name)\n        else:\n            path = Path(line.strip())\n            url = base + str(path.relative_to(root))\n        raw = path.read_bytes()\n        doc = extract(gzip.decompress(raw) if path.suffix == ".gz" else raw, url)\n        t0 = time.process_time()\n        facets = score_page(doc, url)\n        t1 = time.process_time()\n        simhash64(doc.text)\n        t2 = time.process_time()\n        print(json.dumps({"file": str(path), "url": url, "ms": (t1 - t0) * 1000,\n                          "simhash_ms": (t2 - t1) * 1000, "doc": as_json(doc),\n                          "facets": facets.as_dict()}))\n\n\nif __name__ == "__main__":\n    main()\n',
+} as const;
+
+let dir: string | null = null;
+
+/** A path to the named peer's source, written once per process. */
+export function pythonScript(name: keyof typeof SOURCES): string {
+  dir ??= mkdtempSync(join(tmpdir(), "webcorpus-peers-"));
+  const path = join(dir, name);
+  writeFileSync(path, SOURCES[name]);
+  return path;
+}
