@@ -14,6 +14,8 @@ export interface Hit {
   readonly host: string;
   readonly path: string;
   readonly status: number;
+  /** Date.now() when answered. */
+  readonly at: number;
 }
 
 export interface DocServer {
@@ -234,6 +236,7 @@ export function serveDocSites(sites: DocSites, options: ServeOptions = {}): DocS
           host: (request.headers.get("host") ?? "").replace(/:\d+$/, ""),
           path: url.pathname + url.search,
           status: response.status,
+          at: Date.now(),
         });
       }
       return response;
