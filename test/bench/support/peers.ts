@@ -4,7 +4,7 @@
  * server, a figure of how fast this machine is right now; Crawlee (npm, into a temp dir, never a
  * project dependency) for CheerioCrawler on the doc site.
  */
-import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -36,6 +36,7 @@ export async function scrapyBench(scrapy: string): Promise<number> {
     new Response(proc.stderr).text(),
   ]);
   const code = await proc.exited;
+  rmSync(cwd, { recursive: true, force: true });
   const log = out + err;
   const count = /'response_received_count': (\d+)/.exec(log)?.[1];
   const elapsed = /'elapsed_time_seconds': ([\d.]+)/.exec(log)?.[1];
