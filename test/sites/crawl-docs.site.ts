@@ -1,0 +1,248 @@
+/**
+ * Crawls of real documentation sites (Debian's packages served on loopback by doc-server.ts):
+ * the Python docs under a budget and in full, refreshed unchanged and after one edit, body
+ * citations; the PostgreSQL docs in full; the Debian handbook's languages from its root.
+ * Expected pages come from each site's own page list, never a count: package versions drift.
+ */
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import type { JobView } from "../../src/services/jobs-service.ts";
+import { type Crawler, crawler, expectInvariant } from "../helpers/crawl.ts";
+import { type DocServer, serveDocSites } from "./support/doc-server.ts";
+import { type DocSites, docSites, siteUrl } from "./support/doc-sites.ts";
+import { bucketRows, historyOf, markdownOf, storedPages } from "./support/ledger.ts";
+
+// Full crawls of hundreds of real pages on two shared cores: minutes, not seconds.
+setDefaultTimeout(1_200_000);
+
+let sites: DocSites;
+let server: DocServer;
+const crawlers: Crawler[] = [];
+
+beforeAll(() => {
+  sites = docSites();
+  server = serveDocSites(sites);
+});
+afterAll(async () => {
+  for (const c of crawlers) c.close();
+  await server?.stop();
+});
+
+function docsCrawler(): Crawler {
+  const c = crawler({
+    CONNECT_TO: server.connectTo(),
+    WORKER_PROCESSES: "2",
+    HOST_CONCURRENCY: "16",
+    MAX_CONCURRENCY: "16",
+  });
+  crawlers.push(c);
+  return c;
+}
+
+const hostOf = (url: string) => new URL(url).host;
+
+/** One full crawl of docs.python.org, shared by the tests that read it (in file order). */
+let python: Promise<{ c: Crawler; view: JobView }> | null = null;
+function pythonCrawl(): Promise<{ c: Crawler; view: JobView }> {
+  python ??= (async () => {
+    const c = docsCrawler();
+    return { c, view: await c.crawl("docs.python.org", { budget: 2000 }) };
+  })();
+  return python;
+}
+
+test("a budget of 200 on docs.python.org: partial, 200 fetched, the rest in `budget` with its reason", async () => {
+  const c = docsCrawler();
+  const view = await c.crawl("docs.python.org", { budget: 200 });
+  expectInvariant(view);
+  expect(view.state).toBe("partial");
+  expect(view.progress.fetched).toBe(200);
+  const b = view.coverage.buckets;
+  expect(b.indexed.count).toBeGreaterThan(180);
+  expect(b.indexed.count).toBeLessThanOrEqual(200);
+  expect(b.budget.count).toBeGreaterThan(0);
+  expect(b.budget.reasons).toEqual([
+    { reason: "budget of 200 pages spent", count: b.budget.count },
+  ]);
+  expect(b.budget.sample.length).toBe(10);
+});
+
+test("a full crawl of docs.python.org completes: every robots-allowed page indexed, the rest accounted for", async () => {
+  const { c, view } = await pythonCrawl();
+  expectInvariant(view);
+  expect(view.state).toBe("completed");
+  const site = sites.python;
+  const indexed = bucketRows(c, view.id, "indexed");
+  const duplicates = bucketRows(c, view.id, "duplicate");
+  const missing = site.allowedPages
+    .map((p) => siteUrl(site, p))
+    .filter((u) => !indexed.has(u) && !duplicates.has(u));
+  expect(missing).toEqual([]);
+  for (const [url, row] of duplicates)
+    expect([url, indexed.has(row.target ?? "")]).toEqual([url, true]);
+  const served = new Set(site.pages.map((p) => siteUrl(site, p)));
+  expect([...indexed.keys()].filter((u) => !served.has(u))).toEqual([]);
+  // robots.txt: every excluded page there, never fetched, nothing indexed.
+  const robots = bucketRows(c, view.id, "robots");
+  const excluded = site.robotsExcluded.map((p) => siteUrl(site, p));
+  expect(excluded.filter((u) => !robots.has(u))).toEqual([]);
+  expect([...robots.keys()].filter((u) => indexed.has(u))).toEqual([]);
+  const asked = new Set(server.hits.filter((h) => h.host === site.host).map((h) => h.path));
+  expect(site.robotsExcluded.filter((p) => asked.has(p))).toEqual([]);
+  // The dead link of the package: a 404 on the docs host, for a page the site does not have.
+  const notFound = [...bucketRows(c, view.id, "clientError").values()];
+  expect(notFound.length).toBeGreaterThan(0);
+  for (const row of notFound) {
+    expect([row.url, row.http_status]).toEqual([row.url, 404]);
+    expect(hostOf(row.url)).toBe(site.host);
+    expect(served.has(row.url)).toBe(false);
+  }
+  // In-scope links nothing serves (https://, other python.org hosts): unreachable, not lost.
+  const unreachable = [...bucketRows(c, view.id, "fetchError").values()];
+  expect(unreachable.length).toBeGreaterThan(0);
+  for (const row of unreachable) {
+    expect(row.url.startsWith(`http://${site.host}/`)).toBe(false);
+    expect(row.reason ?? "").toContain("unreachable");
+  }
+  const hosts = new Set(unreachable.map((r) => hostOf(r.url)));
+  expect(hosts.has("www.python.org")).toBe(true);
+  expect(hosts.has("docs.python.org")).toBe(true); // https://docs.python.org/...: 443 refused
+});
+
+test("the markdown of a crawled page keeps its code and its table", async () => {
+  const { c } = await pythonCrawl();
+  const md = markdownOf(c, "http://docs.python.org/library/tomllib.html") ?? "";
+  expect(md).toContain("```python\nimport tomllib");
+  const rows = md.split("\n").filter((l) => l.startsWith("|"));
+  expect(rows.some((r) => /\|\s*TOML\s*\|\s*Python\s*\|/.test(r))).toBe(true);
+  expect(rows.some((r) => r.includes("offset date-time") && r.includes("datetime.datetime"))).toBe(
+    true,
+  );
+});
+
+/** Sphinx's header, sidebar and footer links on every page of the Python docs. */
+const SPHINX_NAVIGATION = [
+  "/",
+  "/index.html",
+  "/contents.html",
+  "/genindex.html",
+  "/py-modindex.html",
+  "/search.html",
+  "/copyright.html",
+  "/license.html",
+  "/bugs.html",
+  "/about.html",
+];
+
+const norm = (text: string) =>
+  text
+    .replace(/[`*_\\]/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
+
+test("body citations: the most cited pages are cited from body text, never by Sphinx navigation", async () => {
+  const { c, view } = await pythonCrawl();
+  expectInvariant(view);
+  const pages = storedPages(c, "python.org");
+  expect(pages.length).toBe(view.coverage.buckets.indexed.count);
+  const top = pages.slice(0, 10);
+  expect(top[0]?.inlinks ?? 0).toBeGreaterThan(0);
+  const nav = new Set(SPHINX_NAVIGATION.map((p) => siteUrl(sites.python, p)));
+  for (const p of top) expect([p.url, nav.has(p.url)]).toEqual([p.url, false]);
+  for (const p of pages) {
+    expect(p.inlinks).not.toBe(pages.length);
+    expect(p.inlinks).toBeLessThan(0.9 * pages.length);
+  }
+  // Each page citing the top one has the link's words in its own markdown.
+  const first = top[0];
+  if (!first) throw new Error("no page stored");
+  const { citedBy } = await import("../../src/db/pages-repo.ts");
+  const citing = citedBy(c.store.read, first.id);
+  expect(citing.length).toBe(first.inlinks);
+  expect(new Set(citing.map((x) => x.id)).size).toBe(citing.length);
+  for (const x of citing) {
+    expect(x.id).not.toBe(first.id);
+    const anchor = norm(x.anchor_text);
+    expect(anchor.length).toBeGreaterThan(0);
+    expect([x.url, norm(markdownOf(c, x.url) ?? "").includes(anchor)]).toEqual([x.url, true]);
+  }
+});
+
+test("refresh: every page unchanged, asked conditionally; then one edited page, re-indexed with history", async () => {
+  const { c, view: first } = await pythonCrawl();
+  const site = sites.python;
+  const indexedBefore = first.coverage.buckets.indexed.count;
+  server.hits.length = 0;
+  const again = await c.crawl("docs.python.org", { budget: 2000, refresh: true });
+  expectInvariant(again);
+  expect(again.state).toBe("completed");
+  expect(again.coverage.buckets.indexed.count).toBe(0);
+  expect(again.coverage.buckets.unchanged.count).toBeGreaterThanOrEqual(indexedBefore);
+  const pageHits = server.hits.filter((h) => h.host === site.host && h.path.endsWith(".html"));
+  const notModified = pageHits.filter((h) => h.status === 304).length;
+  expect(notModified).toBeGreaterThan(0.9 * indexedBefore);
+
+  const path = "/library/bisect.html";
+  const original = await (
+    await fetch(`http://127.0.0.1:${server.port}${path}`, { headers: { host: site.host } })
+  ).text();
+  const changed = original.replace("</h1>", "</h1><p>A freshly added paragraph about bisect.</p>");
+  expect(changed).not.toBe(original);
+  server.write(site.host, path, changed);
+  let edited: JobView;
+  try {
+    edited = await c.crawl("docs.python.org", { budget: 2000, refresh: true });
+  } finally {
+    server.reset();
+  }
+  expectInvariant(edited);
+  expect([...bucketRows(c, edited.id, "indexed").keys()]).toEqual([siteUrl(site, path)]);
+  expect(markdownOf(c, siteUrl(site, path))).toContain("freshly added paragraph");
+  const history = historyOf(c, siteUrl(site, path));
+  expect(history.map((h) => [h.status, h.changed])).toEqual([
+    [200, 1],
+    [304, 0],
+    [200, 1],
+  ]);
+  expect(history[2]?.contentHash).not.toBe(history[0]?.contentHash);
+});
+
+test("the PostgreSQL docs in full: every page indexed from the generated home page", async () => {
+  const c = docsCrawler();
+  const view = await c.crawl("www.postgresql.org", { budget: 2000 });
+  expectInvariant(view);
+  expect(view.state).toBe("completed");
+  const site = sites.postgres;
+  const indexed = bucketRows(c, view.id, "indexed");
+  const duplicates = bucketRows(c, view.id, "duplicate");
+  const missing = site.allowedPages
+    .map((p) => siteUrl(site, p))
+    .filter((u) => !indexed.has(u) && !duplicates.has(u));
+  expect(missing).toEqual([]);
+  for (const [url, row] of duplicates)
+    expect([url, indexed.has(row.target ?? "")]).toEqual([url, true]);
+  expect(view.coverage.buckets.clientError.count).toBe(0);
+  for (const row of bucketRows(c, view.id, "fetchError").values())
+    expect(row.url.startsWith(`http://${site.host}/`)).toBe(false);
+});
+
+test("the Debian handbook: its root page reaches every language (a budgeted crawl)", async () => {
+  const c = docsCrawler();
+  const site = sites.handbook;
+  const budget = 150;
+  const view = await c.crawl("debian-handbook.info", { budget });
+  expectInvariant(view);
+  expect(view.state).toBe("partial");
+  expect(view.progress.fetched).toBe(budget);
+  // Fetched (indexed, or a duplicate of its canonical), found by a link on the root page.
+  const fetched = new Map<string, { source: string; depth: number }>();
+  for (const bucket of ["indexed", "duplicate"] as const)
+    for (const [url, row] of bucketRows(c, view.id, bucket)) fetched.set(url, row);
+  expect(fetched.get(siteUrl(site, "/"))?.depth).toBe(0);
+  for (const lang of site.languages) {
+    const row = fetched.get(siteUrl(site, `/browse/${lang}/stable/`));
+    expect([lang, row?.source, row?.depth]).toEqual([lang, "link", 1]);
+  }
+  // Every book links http://debian-handbook.info/get/, which robots.txt disallows.
+  expect(bucketRows(c, view.id, "robots").has(siteUrl(site, "/get/"))).toBe(true);
+});
