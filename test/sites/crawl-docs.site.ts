@@ -156,7 +156,7 @@ test("body citations: the most cited pages are cited from body text, never by Sp
   // Each page citing the top one has the link's words in its own markdown.
   const first = top[0];
   if (!first) throw new Error("no page stored");
-  const { citedBy } = await import("../../src/db/pages-repo.ts");
+  const { citedBy } = await import("../../src/db/page-reads.ts");
   const citing = citedBy(c.store.read, first.id);
   expect(citing.length).toBe(first.inlinks);
   expect(new Set(citing.map((x) => x.id)).size).toBe(citing.length);
