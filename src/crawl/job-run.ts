@@ -69,6 +69,9 @@ export class JobRun {
   failure: Error | null = null;
   inFlight = 0;
   cpuMs = 0;
+  /** Worker CPU milliseconds per processing stage, summed over the job's pages. */
+  readonly stageMs: Record<string, number> = {};
+  processed = 0;
   #wake: (() => void) | null = null;
 
   constructor(

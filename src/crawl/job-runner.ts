@@ -208,7 +208,12 @@ export class JobRunner {
       }
       if (embedded === "cancelled") state = "cancelled";
     }
-    run.info.cpu_ms_per_page = Math.round((run.cpuMs / Math.max(1, run.fetched)) * 100) / 100;
+    // Processing CPU of the crawl workers per processed page (this run; a resumed job counts anew).
+    const per = (ms: number) => Math.round((ms / Math.max(1, run.processed)) * 100) / 100;
+    run.info.cpu_ms_per_page = per(run.cpuMs);
+    run.info.cpu_ms_per_stage = Object.fromEntries(
+      Object.entries(run.stageMs).map(([k, v]) => [k, per(v)]),
+    );
     // Still ours? A lease that expired may have gone to another worker, whose run this final
     // state must not overwrite.
     if (!renewLease(db, id, owner, config.jobLeaseS)) throw new LeaseLost();

@@ -66,6 +66,11 @@ export async function visit(run: JobRun, entry: UrlEntry): Promise<void> {
       run.addLinks(pageInternalLinks(run.db, pid), entry.depth + 1);
     } else run.book(url, outcome.bucket, outcome.reason, { httpStatus: fetch.status || null });
   } else if (result.page) {
+    run.processed++;
+    for (const [stage, ms] of Object.entries(result.page.timings)) {
+      run.cpuMs += ms;
+      run.stageMs[stage] = (run.stageMs[stage] ?? 0) + ms;
+    }
     await store(run, entry, pid, fetch, result.page);
   }
   recordFetchTime(run.db, run.job.id, url, fetch.elapsedMs);
