@@ -27,6 +27,16 @@ function inline(prose: string): string {
   return s;
 }
 
+/** Lines longer than this skip the inline rewrites (their lazy patterns are quadratic in the
+ * line's length: a 560 KB line of binary garbage took 33 s) for a linear strip of the marks. */
+const MAX_INLINE_LINE = 4000;
+
+function stripMarks(line: string): string {
+  return line
+    .replace(/!?\[([^\]\n]{0,500})\]\([^)\s]{0,2000}\)/g, "$1")
+    .replace(/\*\*|__|~~|`+/g, "");
+}
+
 function tableRow(stripped: string): string {
   return stripped
     .replace(/^\||\|$/g, "")
@@ -62,6 +72,10 @@ export function markdownToText(md: string): string {
     line = line.replace(BULLET, "$1");
     if (stripped.startsWith("|") && stripped.endsWith("|") && stripped.length > 1) {
       line = tableRow(stripped);
+    }
+    if (line.length > MAX_INLINE_LINE) {
+      out.push(stripMarks(line).trimEnd());
+      continue;
     }
     proseAt.push(out.length);
     out.push("");

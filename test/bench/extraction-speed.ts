@@ -119,7 +119,7 @@ if (args.includes("--reference")) {
       );
       const out = p.stdout.toString();
       console.log(`\nreference (${script}) on ${dir}:\n${out.trim()}`);
-      const m = /^extract\s.*?p50\s+([\d.]+)/m.exec(out);
+      const m = /^\s*extract\s.*?p50\s+([\d.]+)/m.exec(out);
       const ours = ourMedians.get(dir) ?? 0;
       if (m)
         console.log(
