@@ -9,8 +9,9 @@ const QUOTE = /^\s*>\s?/;
 const IMG = /!\[([^\]\n]*)\]\([^)\n]*\)/g;
 const LINK = /\[((?:[^\]\n]|\](?!\())*)\]\((?:[^()\s]|\([^)\n]*\))*\)/g;
 const TICKS = /`(`*)(.+?)`\1/g;
-const EMPH = /(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1/g;
-const EM1 = /(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])/g;
+// Emphasis marks escaped with a backslash are text, not marks.
+const EMPH = /(?<!\\)(\*\*|__|~~)(?=\S)(.+?)(?<=[^\s\\])\1/g;
+const EM1 = /(?<![\w*\\])\*(?=\S)(.+?)(?<=[^\s\\])\*(?![\w*])/g;
 const ESC = /\\([\\`*_{}[\]()#+\-.!|<>~=])/g;
 
 function inline(prose: string): string {
