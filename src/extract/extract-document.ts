@@ -117,7 +117,7 @@ function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): 
   };
   const meta = readMeta(doc, url, headers);
   const urls = new UrlResolver(meta.baseUrl);
-  const published = publishedDate(meta.publishedRaw, doc.documentElement, url);
+  const published = publishedDate(meta.publishedRaw, meta.timeValues, url);
   clock.lap("rest");
 
   const container = findContainer(doc, meta.generator);
