@@ -22,6 +22,7 @@ import {
 } from "./dom.ts";
 import { densestContainer, semanticContainer } from "./own-content.ts";
 import { contentLength, pageContent } from "./page-content.ts";
+import { dropConsentBanners } from "./prune.ts";
 import { readabilityContent } from "./readability-content.ts";
 
 export const MAIN_CONTENT_STRATEGIES = [
@@ -64,13 +65,16 @@ function tooLarge(doc: DomDocument): boolean {
 }
 
 function readable(doc: DomDocument): DomElement | null {
-  return tooLarge(doc) ? null : readabilityContent(doc);
+  if (tooLarge(doc)) return null;
+  if (doc.body) dropConsentBanners(doc.body);
+  return readabilityContent(doc);
 }
 
 /** Readability's article when the page is one article, else the page without its chrome. */
 function hybrid({ doc, reparse, articleHint }: MainContentInput): [DomElement | null, boolean] {
   if (tooLarge(doc)) return [pageContent(doc), true];
   const total = doc.body ? contentLength(doc.body) : 0;
+  if (doc.body) dropConsentBanners(doc.body);
   const article = readabilityContent(doc);
   if (article !== null) {
     const hinted = articleHint && longParagraphs(article) >= 1;
