@@ -43,7 +43,6 @@ export function isNeverContent(el: DomElement): boolean {
   if (el.hasAttribute("hidden") && !/^S:\d+$/.test(el.getAttribute("id") ?? "")) return true;
   const role = el.getAttribute("role");
   if (role === "navigation") return true;
-  const style = el.getAttribute("style");
   const cls = el.getAttribute("class");
   if (cls && droppedClass(cls)) return true;
   const id = el.getAttribute("id");
