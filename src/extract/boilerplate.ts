@@ -136,8 +136,25 @@ function isLinkList(el: DomElement): boolean {
   return density > 0.5 && text < 1000;
 }
 
+/** Share of `node`'s text in comment-named elements (outermost ones). */
+function commentShare(node: DomNode): number {
+  let inComments = 0;
+  walkElements(node, (el) => {
+    const cls = el.getAttribute("class");
+    const id = el.getAttribute("id");
+    if ((cls && commentName(cls)) || (id && commentName(id))) {
+      inComments += collapsedLength(textOf(el));
+      return false;
+    }
+    return true;
+  });
+  return inComments / Math.max(collapsedLength(textOf(node)), 1);
+}
+
 /** Remove boilerplate from below `node` (not `node` itself). */
-export function dropBoilerplate(node: DomNode, rules: BoilerplateRules = ALL_RULES): void {
+export function dropBoilerplate(node: DomNode, given: BoilerplateRules = ALL_RULES): void {
+  // Comments holding most of the content are the content (a thread, a Q&A page).
+  const rules = given.comments && commentShare(node) > 0.5 ? { ...given, comments: false } : given;
   const doomed: DomElement[] = [];
   let total = -1;
   // A boilerplate-named element holding half the text is a misleading name, not boilerplate.

@@ -1,9 +1,7 @@
 /**
  * Published date (`YYYY-MM-DD`): the page's date metadata (meta tags, JSON-LD), else the first
- * `<time datetime>`, else a `/YYYY/MM/DD/` date in the URL. Never today's date by default.
+ * `<time datetime>` with a date, else a `/YYYY/MM/DD/` date in the URL. Never today's date by default.
  */
-import { type DomNode, elementsByTag } from "./dom.ts";
-
 const ISO_DATE = /(\d{4})-(\d{2})-(\d{2})/;
 const URL_DATE = /\/((?:19|20)\d{2})\/(\d{1,2})\/(\d{1,2})\//;
 
@@ -25,19 +23,13 @@ export function parseIsoDate(raw: string, today = new Date()): string | null {
 /** The published date of a page. */
 export function publishedDate(
   raw: string | null,
-  root: DomNode | null,
+  timeValues: readonly string[],
   url: string,
   today = new Date(),
 ): string | null {
-  if (raw) {
-    const found = parseIsoDate(raw, today);
+  for (const value of raw ? [raw, ...timeValues] : timeValues) {
+    const found = parseIsoDate(value, today);
     if (found) return found;
-  }
-  if (root !== null) {
-    for (const t of elementsByTag(root, "time")) {
-      const found = parseIsoDate(t.getAttribute("datetime") ?? "", today);
-      if (found) return found;
-    }
   }
   const m = URL_DATE.exec(url);
   return m ? valid(Number(m[1]), Number(m[2]), Number(m[3]), today) : null;

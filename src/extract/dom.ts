@@ -125,3 +125,29 @@ export function nonSpaceLength(text: string): number {
   }
   return n;
 }
+
+/** Number of elements below `root` and the depth of the deepest, stopping past `limit` elements. */
+export function treeSize(root: DomNode, limit = Number.POSITIVE_INFINITY): [number, number] {
+  let elements = 0;
+  let depth = 0;
+  let maxDepth = 0;
+  let node: DomNode | null = root.firstChild;
+  while (node !== null && node !== root && elements <= limit) {
+    if (node.nodeType === ELEMENT_NODE) {
+      elements++;
+      if (node.firstChild !== null) {
+        depth++;
+        if (depth > maxDepth) maxDepth = depth;
+        node = node.firstChild;
+        continue;
+      }
+    }
+    while (node !== null && node !== root && node.nextSibling === null) {
+      node = node.parentNode;
+      depth--;
+    }
+    if (node === null || node === root) break;
+    node = node.nextSibling;
+  }
+  return [elements, maxDepth];
+}

@@ -12,13 +12,14 @@ import { findContainer } from "./containers.ts";
 import { publishedDate } from "./dates.ts";
 import type { ExtractedDocument } from "./document.ts";
 import type { DomElement } from "./dom.ts";
-import { positionLinks, readLinks } from "./links.ts";
+import { positionLinks, type RawLink, readLinks } from "./links.ts";
 import { type MainContentStrategy, selectMainContent } from "./main-content.ts";
 import { MarkdownRenderer, type Rendered } from "./markdown.ts";
 import { applyRobots, emptyMeta, type PageMeta, readMeta } from "./metadata.ts";
 import { parseHtml } from "./parse.ts";
 import { markdownToText } from "./plain-text.ts";
 import { dropNestedChrome, dropNeverContent } from "./prune.ts";
+import { StageClock, type StageTimings } from "./stage-clock.ts";
 import { UrlResolver } from "./urls.ts";
 import { countWords } from "./words.ts";
 
@@ -32,6 +33,8 @@ export interface ExtractOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** How pages that are not documentation choose their main content (benchmarks compare). */
   readonly mainContent?: MainContentStrategy;
+  /** When given, CPU ms per stage are added to it (benchmarks). */
+  readonly timings?: StageTimings;
 }
 
 let renderer: MarkdownRenderer | null = null;
@@ -87,12 +90,6 @@ function isArticle(meta: PageMeta): boolean {
   );
 }
 
-function render(node: DomElement, urls: UrlResolver, chrome?: readonly DomElement[]): Rendered {
-  dropNeverContent(node);
-  dropNestedChrome(node, chrome);
-  return markdownRenderer().render(node, urls);
-}
-
 export function extractDocument(
   html: Uint8Array | string,
   url: string,
@@ -105,9 +102,14 @@ export function extractDocument(
   }
 }
 
+const NO_CONTENT: Rendered = { markdown: "", assets: [], codeBlocks: 0, inlineCodeChars: 0 };
+
 function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): ExtractedDocument {
+  const clock = new StageClock(opts.timings);
   const text = toText(html, opts.contentType);
+  clock.lap("rest");
   const doc = parseHtml(text);
+  clock.lap("parse");
   if (doc === null || doc.documentElement === null) return emptyDocument(url, opts);
   const headers = {
     ...(opts.contentType ? { "content-type": opts.contentType } : {}),
@@ -115,29 +117,39 @@ function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): 
   };
   const meta = readMeta(doc, url, headers);
   const urls = new UrlResolver(meta.baseUrl);
-  const published = publishedDate(meta.publishedRaw, doc.documentElement, url);
+  const published = publishedDate(meta.publishedRaw, meta.timeValues, url);
+  clock.lap("rest");
 
   const container = findContainer(doc, meta.generator);
-  let rendered: Rendered;
-  let links: ExtractedDocument["links"];
-  let plain: string;
+  let main: DomElement | null;
+  let raw: RawLink[];
+  let chrome: DomElement[] | undefined;
   if (container !== null) {
-    const chrome = doc.body ? chromeElements(doc.body) : [];
-    links = positionLinks(readLinks(doc, urls, container.node), null);
-    rendered = render(container.node, urls, chrome);
-    plain = markdownToText(rendered.markdown);
+    chrome = doc.body ? chromeElements(doc.body) : []; // before anything changes the tree
+    clock.lap("select");
+    raw = readLinks(doc, urls, container.node);
+    clock.lap("rest");
+    main = container.node;
   } else {
-    const raw = readLinks(doc, urls, null);
-    const main = selectMainContent(
+    clock.lap("select");
+    raw = readLinks(doc, urls, null); // before Readability rewrites the tree
+    clock.lap("rest");
+    main = selectMainContent(
       { doc, reparse: () => parseHtml(text), articleHint: isArticle(meta) },
       opts.mainContent,
     );
-    rendered = main
-      ? render(main, urls)
-      : { markdown: "", assets: [], codeBlocks: 0, inlineCodeChars: 0 };
-    plain = markdownToText(rendered.markdown);
-    links = positionLinks(raw, plain);
   }
+  if (main !== null) {
+    dropNeverContent(main);
+    dropNestedChrome(main, chrome);
+  }
+  clock.lap("select");
+  const rendered = main === null ? NO_CONTENT : markdownRenderer().render(main, urls);
+  clock.lap("markdown");
+  const plain = markdownToText(rendered.markdown);
+  const links = positionLinks(raw, container === null ? plain : null);
+  const words = countWords(plain);
+  clock.lap("rest");
   return {
     title: meta.title,
     markdown: rendered.markdown,
@@ -151,7 +163,7 @@ function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): 
     nofollow: meta.nofollow,
     assets: rendered.assets,
     links,
-    words: countWords(plain),
+    words,
     hasCode: rendered.codeBlocks > 0 || rendered.inlineCodeChars >= 200,
     jsonldTypes: meta.jsonldTypes,
     ogType: meta.ogType,

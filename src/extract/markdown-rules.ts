@@ -21,6 +21,10 @@ export interface RenderState {
 
 const CODE_TAGS = new Set(["code", "kbd", "samp", "tt", "var"]);
 
+/** A rule that reads its node's text itself: our turndown patch then skips converting the node's
+ * children (`childContent: false`). */
+type OwnTextRule = TurndownService.Rule & { childContent: false };
+
 const el = (node: TurndownService.Node): DomElement => node as unknown as DomElement;
 
 function collapse(s: string): string {
@@ -107,11 +111,13 @@ export function markdownRules(service: TurndownService, state: () => RenderState
   service.addRule("codeBlock", {
     filter: "pre",
     replacement: (_content, node) => preBlock(el(node), state()),
-  });
+    childContent: false,
+  } as OwnTextRule);
   service.addRule("inlineCode", {
     filter: (node) => CODE_TAGS.has(el(node).localName),
     replacement: (_content, node) => inlineCode(el(node), state()),
-  });
+    childContent: false,
+  } as OwnTextRule);
   service.addRule("heading", {
     filter: ["h1", "h2", "h3", "h4", "h5", "h6"],
     replacement: (content, node) => {

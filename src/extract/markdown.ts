@@ -20,7 +20,9 @@ export class MarkdownRenderer {
   #state: RenderState | null = null;
 
   constructor() {
-    this.#service = new TurndownService({
+    const options: TurndownService.Options & { cloneInput: boolean } = {
+      // Our patch of turndown (patches/): convert the node in place, no deep clone of it.
+      cloneInput: false,
       headingStyle: "atx",
       hr: "---",
       bulletListMarker: "-",
@@ -28,7 +30,8 @@ export class MarkdownRenderer {
       emDelimiter: "*",
       strongDelimiter: "**",
       br: "",
-    });
+    };
+    this.#service = new TurndownService(options);
     const state = (): RenderState => {
       if (this.#state === null) throw new Error("render state used outside render()");
       return this.#state;

@@ -16,6 +16,8 @@ export interface PageMeta {
   ogType: string | null;
   generator: string | null;
   publishedRaw: string | null;
+  /** The `datetime` of every `<time>` of the page, in order (a date when the metadata has none). */
+  timeValues: string[];
 }
 
 const DATE_META = new Set([
@@ -54,6 +56,7 @@ export function emptyMeta(baseUrl: string): PageMeta {
     ogType: null,
     generator: null,
     publishedRaw: null,
+    timeValues: [],
   };
 }
 
@@ -170,6 +173,11 @@ export function readMeta(
       case "script":
         readJsonLd(meta, el);
         break;
+      case "time": {
+        const value = el.getAttribute("datetime");
+        if (value) meta.timeValues.push(value);
+        break;
+      }
       case "svg":
         return false; // an inline SVG's <title> is not the page's
     }

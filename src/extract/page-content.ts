@@ -13,13 +13,14 @@ import {
   textOf,
   walkElements,
 } from "./dom.ts";
-import { isNeverContent } from "./prune.ts";
+import { hiddenTest, isNeverContent } from "./prune.ts";
 
 /** Non-space text length of `root` outside chrome and never-content elements (no changes). */
 export function contentLength(root: DomElement): number {
   let n = 0;
+  const hidden = hiddenTest(root);
   walkElements(root, (el) => {
-    if (isNeverContent(el) || isChrome(el)) return false;
+    if (isNeverContent(el) || isChrome(el) || hidden(el)) return false;
     for (let c = el.firstChild; c !== null; c = c.nextSibling) {
       if (c.nodeType === 3) n += nonSpaceLength(textOf(c));
     }

@@ -9,8 +9,9 @@ const QUOTE = /^\s*>\s?/;
 const IMG = /!\[([^\]\n]*)\]\([^)\n]*\)/g;
 const LINK = /\[((?:[^\]\n]|\](?!\())*)\]\((?:[^()\s]|\([^)\n]*\))*\)/g;
 const TICKS = /`(`*)(.+?)`\1/g;
-const EMPH = /(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1/g;
-const EM1 = /(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])/g;
+// Emphasis marks escaped with a backslash are text, not marks.
+const EMPH = /(?<!\\)(\*\*|__|~~)(?=\S)(.+?)(?<=[^\s\\])\1/g;
+const EM1 = /(?<![\w*\\])\*(?=\S)(.+?)(?<=[^\s\\])\*(?![\w*])/g;
 const ESC = /\\([\\`*_{}[\]()#+\-.!|<>~=])/g;
 
 function inline(prose: string): string {
@@ -25,6 +26,16 @@ function inline(prose: string): string {
   if (s.includes("*")) s = s.replace(EM1, "$1");
   if (s.includes("\\")) s = s.replace(ESC, "$1");
   return s;
+}
+
+/** Lines longer than this skip the inline rewrites (their lazy patterns are quadratic in the
+ * line's length: a 560 KB line of binary garbage took 33 s) for a linear strip of the marks. */
+const MAX_INLINE_LINE = 4000;
+
+function stripMarks(line: string): string {
+  return line
+    .replace(/!?\[([^\]\n]{0,500})\]\([^)\s]{0,2000}\)/g, "$1")
+    .replace(/\*\*|__|~~|`+/g, "");
 }
 
 function tableRow(stripped: string): string {
@@ -62,6 +73,10 @@ export function markdownToText(md: string): string {
     line = line.replace(BULLET, "$1");
     if (stripped.startsWith("|") && stripped.endsWith("|") && stripped.length > 1) {
       line = tableRow(stripped);
+    }
+    if (line.length > MAX_INLINE_LINE) {
+      out.push(stripMarks(line).trimEnd());
+      continue;
     }
     proseAt.push(out.length);
     out.push("");

@@ -20,6 +20,9 @@ const DROP_CLASS =
 const CONSENT_ID =
   /^(?:onetrust|ot-sdk|cookie|consent|gdpr|didomi|usercentrics|qc-cmp|truste|cybot|CybotCookiebot|sp_message|cc-|cky-|iubenda)/i;
 
+const CONSENT_CLASS =
+  /(?:^|\s)(?:cookie\S*|consent\S*|gdpr\S*|onetrust\S*|ot-sdk\S*|didomi\S*|qc-cmp\S*)(?:\s|$)/i;
+
 const classCache = new Map<string, boolean>();
 
 function droppedClass(cls: string): boolean {
@@ -40,23 +43,70 @@ export function isNeverContent(el: DomElement): boolean {
   if (el.hasAttribute("hidden") && !/^S:\d+$/.test(el.getAttribute("id") ?? "")) return true;
   const role = el.getAttribute("role");
   if (role === "navigation") return true;
-  const style = el.getAttribute("style");
-  if (style && /display\s*:\s*none/i.test(style)) return true;
   const cls = el.getAttribute("class");
   if (cls && droppedClass(cls)) return true;
   const id = el.getAttribute("id");
   return id !== null && id !== "" && CONSENT_ID.test(id);
 }
 
-/** Remove what is never content from below `node` (not `node` itself). */
-export function dropNeverContent(node: DomElement): void {
+/** Remove cookie-consent banners and dialogs from below `node`. Done before Readability, which
+ * unwraps a banner's <div> (and its id) when the div holds one paragraph. */
+export function dropConsentBanners(node: DomElement): void {
   const doomed: DomElement[] = [];
   walkElements(node, (el) => {
-    if (!isNeverContent(el)) return true;
+    const id = el.getAttribute("id");
+    const cls = el.getAttribute("class");
+    if ((id && CONSENT_ID.test(id)) || (cls && CONSENT_CLASS.test(cls))) {
+      doomed.push(el);
+      return false;
+    }
+    return true;
+  });
+  for (const el of doomed) el.remove();
+}
+
+/** Remove what is never content from below `node` (not `node` itself). */
+export function dropNeverContent(node: DomElement): void {
+  const hidden = hiddenTest(node);
+  const doomed: DomElement[] = [];
+  walkElements(node, (el) => {
+    if (!isNeverContent(el) && !hidden(el)) return true;
     doomed.push(el);
     return false;
   });
   for (const el of doomed) el.remove();
+}
+
+/**
+ * A test for elements hidden by their style (`display: none`) below `root`: hidden menus,
+ * dialogs and tabs are not content, but a hidden wrapper holding most of the page's text is
+ * one that a script reveals (a consent or age gate, a loader): it stays.
+ */
+export function hiddenTest(root: DomElement): (el: DomElement) => boolean {
+  let total = -1;
+  return (el) => {
+    const style = el.getAttribute("style");
+    if (!style || !/display\s*:\s*none/i.test(style)) return false;
+    if (total < 0) total = readableLength(root);
+    return readableLength(el) < 0.5 * total;
+  };
+}
+
+/** Non-space length of the text of `root` outside scripts, styles and other never-content. */
+function readableLength(root: DomElement): number {
+  let n = 0;
+  const add = (parent: DomElement) => {
+    for (let c = parent.firstChild; c !== null; c = c.nextSibling) {
+      if (c.nodeType === 3) n += nonSpaceLength(textOf(c));
+    }
+  };
+  add(root);
+  walkElements(root, (el) => {
+    if (isNeverContent(el)) return false;
+    add(el);
+    return true;
+  });
+  return n;
 }
 
 /**

@@ -1,0 +1,117 @@
+/** Main content of pages that are not documentation: one article, or a whole page of sections,
+ * posts or cards, without the site's chrome. Small hand-written pages. */
+import { expect, test } from "bun:test";
+import { extractDocument } from "../../../src/extract/extract-document.ts";
+
+const CHROME = `<header><nav><a href="/">Home</a><a href="/pricing">Pricing</a><a href="/docs">Docs</a></nav></header>`;
+const FOOTER = `<footer><p>© 2026 Example Inc.</p><a href="/privacy">Privacy</a><a href="/imprint">Imprint</a></footer>
+<div id="onetrust-banner-sdk"><p>We use cookies to improve your experience. Accept all cookies?</p></div>`;
+const page = (body: string, head = "") =>
+  `<!doctype html><html lang="en"><head><title>Example</title>${head}</head><body>${CHROME}${body}${FOOTER}</body></html>`;
+
+test("a service page keeps every section, drops nav, footer and the cookie banner", () => {
+  const sections = [
+    "Ship faster with Example",
+    "Everything you need",
+    "Simple pricing",
+    "Questions and answers",
+  ]
+    .map(
+      (h, i) =>
+        `<section><h2>${h}</h2><p>Section ${i} explains one part of the product in a sentence or two, enough to read.</p></section>`,
+    )
+    .join("");
+  const doc = extractDocument(page(`<main>${sections}</main>`), "https://example.com/");
+  for (const h of [
+    "Ship faster with Example",
+    "Everything you need",
+    "Simple pricing",
+    "Questions and answers",
+  ]) {
+    expect(doc.markdown).toContain(`## ${h}`);
+  }
+  for (const chrome of ["Home", "Privacy", "© 2026", "cookies"])
+    expect(doc.text).not.toContain(chrome);
+  const positions = new Map(doc.links.map((l) => [l.url, l.position]));
+  expect(positions.get("https://example.com/pricing")).toBe("template");
+});
+
+test("a forum thread keeps its posts, even in elements named comment", () => {
+  const posts = [
+    "How do I rotate the API key without downtime? We deploy twice a day and cannot stop the workers.",
+    "Create the second key first, roll it out to the workers, then revoke the first one when traffic moved.",
+    "Thanks, that worked. The docs could say this more plainly, it took me a while to find the answer.",
+  ]
+    .map(
+      (t, i) =>
+        `<div class="comment post" id="post-${i}"><span class="author">user${i}</span><p>${t}</p></div>`,
+    )
+    .join("");
+  const doc = extractDocument(
+    page(`<main><h1>Rotating API keys</h1>${posts}</main>`),
+    "https://forum.example.com/t/1",
+  );
+  expect(doc.text).toContain("How do I rotate the API key");
+  expect(doc.text).toContain("Create the second key first");
+  expect(doc.text).toContain("Thanks, that worked");
+  expect(doc.text).not.toContain("Pricing");
+});
+
+test("a news article drops its byline, share bar, caption and related links", () => {
+  const head = `<meta property="og:type" content="article"><script type="application/ld+json">{"@type":"NewsArticle"}</script>`;
+  const body = `<article><h1>City opens a new library</h1>
+    <div class="byline">By Jane Doe, March 3</div>
+    <div class="share-bar"><a href="https://twitter.com/share">Tweet</a><a href="https://facebook.com/share">Share</a></div>
+    <figure><img src="/lib.jpg" alt="The library"><figcaption>The new library at dusk. Photo: City</figcaption></figure>
+    ${"<p>The new central library opened on Monday with three floors of books, a makerspace and a café, the city said in a statement.</p>".repeat(6)}
+    <ul class="related-links"><li><a href="/a">Budget passes</a></li><li><a href="/b">Mayor re-elected</a></li><li><a href="/c">Bridge closed</a></li></ul>
+  </article>`;
+  const doc = extractDocument(page(body, head), "https://news.example.com/2026/03/03/library");
+  expect(doc.text).toContain("three floors of books");
+  for (const boilerplate of ["Jane Doe", "Tweet", "Photo: City", "Budget passes"]) {
+    expect(doc.text).not.toContain(boilerplate);
+  }
+  expect(doc.assets.map((a) => a.alt)).toContain("The library");
+  expect(doc.published).toBe("2026-03-03");
+});
+
+test("DocBook output inside a site layout: the component beside the navheader is the content", () => {
+  const html = `<html><head><title>8.1. Numeric Types</title>
+<meta name="generator" content="DocBook XSL Stylesheets V1.79.1"></head><body>
+<div class="sidebar" id="site-nav"><ul><li><a href="/about/">About</a></li>
+<li><a href="/download/">Download</a></li></ul></div>
+<div id="docContent">
+<div class="navheader"><table><tr><td><a href="prev.html">Prev</a></td>
+<td><a href="next.html">Next</a></td></tr></table></div>
+<div class="sect1" id="numeric">
+<div class="titlepage"><h2 class="title">8.1. Numeric Types</h2></div>
+<p>Numeric types consist of two-, four-, and eight-byte integers, four- and eight-byte
+floating-point numbers, and selectable-precision decimals, see <a href="t.html">Table 8.2</a>.</p>
+<div class="sidebar"><div class="titlepage"><p class="title"><b>Tip</b></p></div>
+<p>Use <code>numeric</code> for money.</p>
+<pre class="programlisting">SELECT 1.5::numeric;</pre></div>
+</div>
+<div class="navfooter"><a href="index.html">Home</a></div>
+</div>
+<div class="footer">Copyright PostgreSQL</div></body></html>`;
+  const doc = extractDocument(html, "https://www.example.org/docs/numeric.html");
+  expect(doc.markdown).toStartWith("## 8.1. Numeric Types");
+  expect(doc.markdown).toContain("```\nSELECT 1.5::numeric;\n```");
+  expect(doc.markdown).toContain("**Tip**");
+  expect(doc.markdown).toContain("Use `numeric` for money.");
+  for (const chrome of ["About", "Download", "Prev", "Next", "Home", "Copyright"]) {
+    expect(doc.markdown).not.toContain(chrome);
+  }
+  const positions = new Map(doc.links.map((l) => [l.anchorText, l.position]));
+  expect(positions.get("Table 8.2")).toBe("body");
+  for (const t of ["About", "Prev", "Home"]) expect(positions.get(t)).toBe("template");
+});
+
+test("React streaming segments (<div hidden id=S:n>) are content", () => {
+  const html = page(
+    `<main><template id="B:0"></template><div hidden id="S:0"><h1>Black Edition</h1><p>${"A complete meal in a shake with protein and fibre. ".repeat(5)}</p></div></main>`,
+  );
+  expect(extractDocument(html, "https://shop.example.com/p/black").text).toContain(
+    "A complete meal in a shake",
+  );
+});
