@@ -50,8 +50,15 @@ const build = Bun.spawnSync(
 );
 if (build.exitCode !== 0) process.exit(build.exitCode ?? 1);
 
-const onnx = join(root, "node_modules/onnxruntime-node/bin/napi-v3/linux/x64");
-if (existsSync(onnx)) {
+// bin/napi-v3 up to onnxruntime-node 1.21, bin/napi-v6 since (package.json pins 1.24.3).
+const napi = join(root, "node_modules/onnxruntime-node/bin");
+const onnx = existsSync(napi)
+  ? readdirSync(napi)
+      .filter((d) => d.startsWith("napi-v"))
+      .map((d) => join(napi, d, "linux/x64"))
+      .find((d) => existsSync(d))
+  : undefined;
+if (onnx !== undefined) {
   for (const name of readdirSync(onnx))
     if (name.startsWith("libonnxruntime.so"))
       copyFileSync(join(onnx, name), join(out, "lib", name));

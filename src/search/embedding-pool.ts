@@ -1,0 +1,191 @@
+/**
+ * Embedding lanes: one Worker per lane (`embedding-worker.ts`), each with single-threaded
+ * onnxruntime sessions, so embedding never runs on the thread that serves HTTP and lanes use
+ * cores side by side. A call's texts are cut into batches that lanes take as they come free
+ * (longest texts first, so that no lane is left alone with a long batch at the end; length in
+ * characters here, the main thread has no tokenizer). A query waits for at most one batch per
+ * lane, so batches stay small (`DEFAULT_BATCH_SIZE`).
+ */
+import type {
+  EmbeddingRequest,
+  EmbeddingResponse,
+  EmbeddingWorkerSettings,
+} from "./embedding-messages.ts";
+import { DEFAULT_BATCH_SIZE, MODEL_DIM } from "./model-files.ts";
+
+export interface EmbeddingPoolOptions extends Partial<EmbeddingWorkerSettings> {
+  /** Workers; each uses one core while it embeds. */
+  readonly lanes?: number;
+}
+
+interface Pending {
+  readonly resolve: (vectors: Float32Array) => void;
+  readonly reject: (error: Error) => void;
+}
+
+class Lane {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 0;
+  #ready: Promise<void>;
+  #closed: (() => void) | null = null;
+  #failure: Error | null = null;
+
+  constructor(settings: EmbeddingWorkerSettings) {
+    this.#worker = new Worker(new URL("./embedding-worker.ts", import.meta.url).href);
+    let started: (() => void) | null = null;
+    let failed: ((error: Error) => void) | null = null;
+    this.#ready = new Promise<void>((resolve, reject) => {
+      started = resolve;
+      failed = reject;
+    });
+    this.#worker.onmessage = (event: MessageEvent<EmbeddingResponse>) => {
+      const message = event.data;
+      switch (message.type) {
+        case "ready":
+          started?.();
+          return;
+        case "vectors":
+          this.#settle(message.id)?.resolve(message.vectors);
+          return;
+        case "error": {
+          const error = new Error(`embedding worker: ${message.message}`);
+          if (message.id === null) failed?.(error);
+          else this.#settle(message.id)?.reject(error);
+          return;
+        }
+        case "closed":
+          this.#closed?.();
+          return;
+      }
+    };
+    this.#worker.onerror = (event: ErrorEvent) =>
+      this.#fail(new Error(`embedding worker: ${event.message}`), failed);
+    this.#send({ type: "init", settings });
+  }
+
+  get ready(): Promise<void> {
+    return this.#ready;
+  }
+
+  /** In-flight requests: the pool gives a query to the least busy lane. */
+  get load(): number {
+    return this.#pending.size;
+  }
+
+  embed(kind: "passages" | "query", texts: readonly string[]): Promise<Float32Array> {
+    if (this.#failure) return Promise.reject(this.#failure);
+    const id = this.#nextId++;
+    return new Promise<Float32Array>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#send({ type: "embed", id, kind, texts });
+    });
+  }
+
+  /** Finish what was asked, then stop the worker. */
+  async close(): Promise<void> {
+    if (!this.#failure) {
+      const closed = new Promise<void>((resolve) => {
+        this.#closed = resolve;
+      });
+      this.#send({ type: "close" });
+      await closed;
+    }
+    this.#worker.terminate();
+  }
+
+  #send(message: EmbeddingRequest): void {
+    this.#worker.postMessage(message);
+  }
+
+  #settle(id: number): Pending | undefined {
+    const pending = this.#pending.get(id);
+    this.#pending.delete(id);
+    return pending;
+  }
+
+  #fail(error: Error, failed: ((error: Error) => void) | null): void {
+    this.#failure = error;
+    failed?.(error);
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+    this.#closed?.();
+  }
+}
+
+export class EmbeddingPool {
+  readonly dim = MODEL_DIM;
+  readonly #lanes: Lane[];
+  readonly #batchSize: number;
+
+  private constructor(lanes: Lane[], batchSize: number) {
+    this.#lanes = lanes;
+    this.#batchSize = batchSize;
+  }
+
+  /** Starts the lanes and waits until every one has its model loaded. */
+  static async start(options: EmbeddingPoolOptions = {}): Promise<EmbeddingPool> {
+    const {
+      lanes = 1,
+      modelDir = null,
+      variant = "int8",
+      batchSize = DEFAULT_BATCH_SIZE,
+      threads = 1,
+    } = options;
+    if (!Number.isInteger(lanes) || lanes < 1) throw new Error(`embedding lanes: ${lanes}`);
+    const settings: EmbeddingWorkerSettings = { modelDir, variant, batchSize, threads };
+    // One lane after the other: Workers loading the same native module at once race in Bun
+    // 1.4.5 ("symbol 'napi_register_module_v1' not found", 1 start in ~5 with two lanes).
+    const started: Lane[] = [];
+    try {
+      for (let i = 0; i < lanes; i++) {
+        const lane = new Lane(settings);
+        started.push(lane);
+        await lane.ready;
+      }
+    } catch (error) {
+      await Promise.allSettled(started.map((lane) => lane.close()));
+      throw error;
+    }
+    return new EmbeddingPool(started, batchSize);
+  }
+
+  get lanes(): number {
+    return this.#lanes.length;
+  }
+
+  /** Unit vectors of `texts`, in order. */
+  async embedPassages(texts: readonly string[]): Promise<Float32Array[]> {
+    const order = texts.map((_, i) => i);
+    order.sort((a, b) => (texts[b]?.length ?? 0) - (texts[a]?.length ?? 0) || a - b);
+    const batches: number[][] = [];
+    for (let start = 0; start < order.length; start += this.#batchSize) {
+      batches.push(order.slice(start, start + this.#batchSize));
+    }
+    const out: Float32Array[] = new Array(texts.length);
+    let next = 0;
+    const work = async (lane: Lane) => {
+      for (let batch = batches[next++]; batch !== undefined; batch = batches[next++]) {
+        const flat = await lane.embed(
+          "passages",
+          batch.map((i) => texts[i] ?? ""),
+        );
+        batch.forEach((i, k) => {
+          out[i] = flat.subarray(k * this.dim, (k + 1) * this.dim);
+        });
+      }
+    };
+    await Promise.all(this.#lanes.map(work));
+    return out;
+  }
+
+  /** The unit vector of one query, from the least busy lane. */
+  async embedQuery(text: string): Promise<Float32Array> {
+    const lane = this.#lanes.reduce((best, l) => (l.load < best.load ? l : best));
+    return lane.embed("query", [text]);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#lanes.map((lane) => lane.close()));
+  }
+}
