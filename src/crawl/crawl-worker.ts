@@ -4,6 +4,8 @@
  * serves HTTP. One worker runs many fetches at once; processing is synchronous CPU work.
  */
 import { type Config, disableProxies } from "../config.ts";
+import { chunkMarkdown } from "../search/chunking.ts";
+import { loadTokenCounter } from "../search/model-files.ts";
 import { Fetcher, fetcherOptions } from "./fetcher.ts";
 import {
   type FetchMeta,
@@ -81,6 +83,9 @@ async function runPage(task: PageTask): Promise<void> {
 
 function init(config: Config, ca?: readonly string[]): void {
   disableProxies();
+  // The model's own word pieces size the chunks (loaded once per worker).
+  const counter = loadTokenCounter();
+  chunker = (markdown, title) => chunkMarkdown(markdown, counter, { title });
   fetcher = new Fetcher(fetcherOptions(config, { pacer, ...(ca ? { ca } : {}) }));
   post({ type: "ready" });
 }

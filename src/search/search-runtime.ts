@@ -5,6 +5,8 @@
 import type { Config } from "../config.ts";
 import { embeddingBacklog } from "../db/chunks-repo.ts";
 import type { Db } from "../db/client.ts";
+import { embeddingText } from "./chunking.ts";
+import { EmbeddingPool } from "./embedding-pool.ts";
 import { SearchIndexer } from "./search-indexer.ts";
 import { openShardRegistry, type ShardRegistry } from "./shard-registry.ts";
 
@@ -28,23 +30,31 @@ export async function openSearch(
   log: (message: string) => void,
 ): Promise<SearchRuntime> {
   const registry = await openShardRegistry(config);
+  const pool = config.embeddings
+    ? await EmbeddingPool.start({
+        lanes: config.embedThreads || navigator.hardwareConcurrency || 1,
+        modelDir: config.modelDir,
+        variant: config.embedVariant,
+      })
+    : null;
+  let closing: Promise<void> | null = null;
   const indexer = new SearchIndexer({
     registry,
     db,
-    embedder: null,
-    embeddingText: contextText,
+    embedder: pool,
+    embeddingText: (chunk, title) => embeddingText(chunk, title),
     batch: config.embedBatch,
     log,
   });
   return {
     registry,
     indexer,
-    embedQuery: null,
-    embeddingBacklog: null,
-    async close() {
-      await indexer.close();
+    embedQuery: pool ? (q) => pool.embedQuery(q) : null,
+    embeddingBacklog: pool ? (jobId) => embeddingBacklog(db, jobId) : null,
+    close() {
+      // Idempotent: a second close waits for the first.
+      closing ??= indexer.close().then(() => pool?.close());
+      return closing;
     },
   };
 }
-
-export { embeddingBacklog };

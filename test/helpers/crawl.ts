@@ -3,6 +3,7 @@ import { expect } from "bun:test";
 import { type Config, type SettingName, testConfig } from "../../src/config.ts";
 import { CrawlScheduler } from "../../src/crawl/crawl-scheduler.ts";
 import { openStore, type Store } from "../../src/db/client.ts";
+import { openSearch, type SearchRuntime } from "../../src/search/search-runtime.ts";
 import { crawlRequest, startCrawl } from "../../src/services/crawl-service.ts";
 import { type JobView, jobView, requireJob } from "../../src/services/jobs-service.ts";
 import { tempDir } from "./app.ts";
@@ -17,6 +18,57 @@ export interface Crawler {
   ): Promise<JobView>;
   view(jobId: string): JobView;
   close(): void;
+}
+
+export interface SearchCrawler extends Crawler {
+  readonly search: SearchRuntime;
+  closeAsync(): Promise<void>;
+}
+
+/** A crawler whose pages go into the search shards (with embeddings when `EMBEDDINGS` is true). */
+export async function searchCrawler(
+  settings: Partial<Record<SettingName, string>>,
+  dataDir = tempDir(),
+): Promise<SearchCrawler> {
+  const base = crawler(settings, dataDir);
+  const search = await openSearch(base.config, base.store.write, () => {});
+  const view = (jobId: string) =>
+    jobView(
+      { db: base.store.read, embeddingBacklog: search.embeddingBacklog },
+      requireJob(base.store.read, jobId),
+    );
+  return {
+    ...base,
+    search,
+    view,
+    async crawl(domain, body = {}) {
+      const job = startCrawl(
+        base.store.write,
+        crawlRequest(base.config, { domain, ...body }),
+        null,
+        null,
+      );
+      const scheduler = new CrawlScheduler(
+        {
+          config: base.config,
+          db: base.store.write,
+          indexer: search.indexer,
+          embeddingBacklog: search.embeddingBacklog,
+          log: () => {},
+        },
+        { only: job.id },
+      );
+      scheduler.start();
+      await scheduler.waitFor(job.id);
+      await scheduler.stop();
+      await search.indexer.settled();
+      return view(job.id);
+    },
+    async closeAsync() {
+      await search.close();
+      base.close();
+    },
+  };
 }
 
 export function crawler(
