@@ -109,6 +109,38 @@ export function listPages(
   return { rows, total };
 }
 
+/**
+ * The filter's pages among `ranked` (page ids, best first, from the full-text engine), sorted by
+ * that rank (`relevance`) or by another sort.
+ */
+export function listRankedPages(
+  db: Db,
+  filter: PageFilter,
+  ranked: readonly string[],
+  sort: PageSort | "relevance",
+  limit: number,
+  offset: number,
+): { rows: PageRow[]; total: number } {
+  if (ranked.length === 0) return { rows: [], total: 0 };
+  const where = and(pageWhere(filter), inArray(pages.id, [...ranked]));
+  if (sort !== "relevance") {
+    const total = db.select({ n: count() }).from(pages).where(where).get()?.n ?? 0;
+    const rows = db
+      .select()
+      .from(pages)
+      .where(where)
+      .orderBy(...ORDER[sort])
+      .limit(limit)
+      .offset(offset)
+      .all();
+    return { rows, total };
+  }
+  const rank = new Map(ranked.map((id, i) => [id, i]));
+  const rows = db.select().from(pages).where(where).all();
+  rows.sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
+  return { rows: rows.slice(offset, offset + limit), total: rows.length };
+}
+
 /** Pages per value of every facet, within the filter's scope; `pages` counts the scope. */
 export function facetCounts(db: Db, scope: Partial<PageFilter>) {
   const where = pageWhere(scope);

@@ -18,7 +18,7 @@ import { facetList } from "../services/facets-service.ts";
 import { withPrefix } from "../services/ids.ts";
 import { jobView, requireJob } from "../services/jobs-service.ts";
 import { checkSlug, joinList } from "../services/params.ts";
-import { search, searchRequest } from "../services/search-service.ts";
+import { search, searchRequest, textPages } from "../services/search-service.ts";
 import { DEFAULT_MAX_CHARS, markdownResult, ok } from "./results.ts";
 import { DESCRIPTIONS } from "./tool-descriptions.ts";
 import { LISTS, toolSchemas } from "./tool-schemas.ts";
@@ -91,8 +91,18 @@ export function toolTable(deps: AppDeps): Tool[] {
         filters: { applied: result.applied, unrecognized: ctx.unrecognized },
       });
     }),
-    define("list_content", {}, (args, ctx) =>
-      ok(envelope(listContent(store.read, config, args), ctx.unrecognized)),
+    define("list_content", {}, async (args, ctx) =>
+      ok(
+        envelope(
+          await listContent(
+            store.read,
+            config,
+            args,
+            deps.search ? textPages({ config, db: store.read, ...deps.search }) : null,
+          ),
+          ctx.unrecognized,
+        ),
+      ),
     ),
     define("get_page", {}, (args) => ok(pageView(store.read, args.page_id, args))),
     define("get_page_markdown", {}, (args) =>

@@ -171,6 +171,17 @@ export class SearchIndexer {
     }
   }
 
+  /** Waits until every stored page is indexed and, with an embedder, every chunk embedded. */
+  async idle(): Promise<void> {
+    await this.settled();
+    if (!this.#o.embedder) return;
+    while (!this.#stopped && chunksToEmbed(this.#o.db, 1).length > 0) {
+      this.wakeEmbedding();
+      await (this.#embedding ?? Bun.sleep(50));
+      await this.settled();
+    }
+  }
+
   /** Stops embedding and snapshots every changed shard. */
   async close(): Promise<void> {
     this.#stopped = true;

@@ -11,7 +11,13 @@ import {
   pageScreenshots,
   screenshotPng,
 } from "../db/page-reads.ts";
-import { listPages, type PageFilter, type PageRow, type PageSort } from "../db/pages-repo.ts";
+import {
+  listPages,
+  listRankedPages,
+  type PageFilter,
+  type PageRow,
+  type PageSort,
+} from "../db/pages-repo.ts";
 import { AUDIENCE_VALUES, FORMAT_VALUES, TOPIC_VALUES, TYPE_VALUES } from "../facets/vocabulary.ts";
 import type { ContentSort } from "../schemas/params.ts";
 import { invalidParam, notFound, notImplemented } from "./errors.ts";
@@ -120,15 +126,40 @@ export function contentFilter(config: Config, args: ContentArgs) {
   return { filter, applied: echo };
 }
 
-export function listContent(db: Db, config: Config, args: ContentArgs) {
+/**
+ * Page ids matching `q` by full text, best first, within the filter's companies (at most
+ * `MAX_Q_PAGES` of them); null when this server has no search index.
+ */
+export type TextPages = ((q: string, filter: PageFilter) => Promise<string[]>) | null;
+
+export async function listContent(
+  db: Db,
+  config: Config,
+  args: ContentArgs,
+  textPages: TextPages = null,
+) {
   const q = checkQ(args.q);
   const sort = args.sort ?? (q ? "relevance" : "cited");
   if (sort === "relevance" && !q) throw invalidParam("sort", "relevance needs q");
   const { filter, applied: echo } = contentFilter(config, args);
-  if (q) throw notImplemented("full-text q on /api/content (it comes with the search index)");
   const limit = args.limit ?? 20;
   const offset = args.offset ?? 0;
-  const { rows, total } = listPages(db, filter, sort as PageSort, limit, offset);
+  let result: { rows: PageRow[]; total: number };
+  if (q) {
+    if (!textPages)
+      throw notImplemented("full-text q on /api/content on this server (it has no search index)");
+    result = listRankedPages(
+      db,
+      filter,
+      await textPages(q, filter),
+      sort as PageSort | "relevance",
+      limit,
+      offset,
+    );
+  } else {
+    result = listPages(db, filter, sort as PageSort, limit, offset);
+  }
+  const { rows, total } = result;
   return {
     data: rows.map(summary),
     total,

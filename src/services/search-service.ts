@@ -3,7 +3,7 @@ import type { Config } from "../config.ts";
 import { storedDomains } from "../db/chunks-repo.ts";
 import type { Db } from "../db/client.ts";
 import { shelfMembers } from "../db/collections-repo.ts";
-import { pageHeads } from "../db/pages-repo.ts";
+import { type PageFilter, pageHeads } from "../db/pages-repo.ts";
 import { TOPIC_VALUES, TYPE_VALUES } from "../facets/vocabulary.ts";
 import type { SearchMode } from "../schemas/params.ts";
 import type { ShardRegistry } from "../search/shard-registry.ts";
@@ -82,6 +82,40 @@ export interface SearchResponse {
   applied: Record<string, unknown>;
 }
 
+/** Chunks the full-text engine ranks for `q` on /api/content, before the page filters. */
+export const MAX_Q_CHUNKS = 2000;
+
+function scopeDomains(db: Db, domains: readonly string[], collection: string | null): string[] {
+  if (collection) {
+    const members = new Set(shelfMembers(db, collection).map((m) => m.domain));
+    return domains.length ? domains.filter((d) => members.has(d)) : [...members];
+  }
+  return domains.length ? [...domains] : storedDomains(db);
+}
+
+/**
+ * Page ids matching `q` by full text, best first (a page ranks by its best chunk), within the
+ * filter's companies: what `q` on /api/content ranks by.
+ */
+export function textPages(deps: SearchDeps): (q: string, filter: PageFilter) => Promise<string[]> {
+  return async (q, filter) => {
+    const hits = await searchShards(deps.registry, {
+      q,
+      mode: "text",
+      vector: null,
+      domains: scopeDomains(deps.db, filter.domains, filter.collection),
+      filters: {
+        types: filter.types,
+        locales: filter.locales,
+        topics: filter.topics,
+        technicalityMin: filter.technicalityMin,
+      },
+      limit: MAX_Q_CHUNKS,
+    });
+    return [...new Set(hits.map((h) => h.pageId))];
+  };
+}
+
 export async function search(deps: SearchDeps, args: SearchArgs): Promise<SearchResponse> {
   const request = searchRequest(deps.config, args);
   let mode = request.mode;
@@ -96,13 +130,7 @@ export async function search(deps: SearchDeps, args: SearchArgs): Promise<Search
     mode = "text";
   }
   const { filters } = request;
-  let domains: string[] = [...filters.domains];
-  if (filters.collection) {
-    const members = new Set(shelfMembers(deps.db, filters.collection).map((m) => m.domain));
-    domains = domains.length ? domains.filter((d) => members.has(d)) : [...members];
-  } else if (domains.length === 0) {
-    domains = storedDomains(deps.db);
-  }
+  const domains = scopeDomains(deps.db, filters.domains, filters.collection);
   const vector = mode === "text" || !deps.embedQuery ? null : await deps.embedQuery(request.q);
   const hits = await searchShards(deps.registry, {
     q: request.q,

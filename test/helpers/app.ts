@@ -6,7 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Config, type SettingName, testConfig } from "../../src/config.ts";
 import { openStore, type Store } from "../../src/db/client.ts";
+import { openSearch, type SearchRuntime } from "../../src/search/search-runtime.ts";
 import { createApp } from "../../src/server/app.ts";
+import type { AppDeps } from "../../src/server/deps.ts";
 import { createKey } from "../../src/services/keys-service.ts";
 import { RateLimiter } from "../../src/services/rate-limiter.ts";
 
@@ -22,6 +24,8 @@ export interface TestApp {
   get(path: string, params?: Record<string, string | number | boolean>): Promise<Response>;
   postJson(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
   close(): void;
+  /** Opens the search shards (and the embedder when EMBEDDINGS is on) over the stored pages. */
+  attachSearch(): Promise<SearchRuntime>;
 }
 
 export function tempDir(prefix = "webcorpus-test-"): string {
@@ -32,13 +36,15 @@ export function makeApp(settings: Partial<Record<SettingName, string>> = {}): Te
   const dataDir = tempDir();
   const config = testConfig({ DATA_DIR: dataDir, ALLOW_PRIVATE_SUFFIXES: "true", ...settings });
   const store = openStore(config.databasePath);
-  const app = createApp({
+  const deps: { -readonly [K in keyof AppDeps]: AppDeps[K] } = {
     config,
     store,
     limiter: new RateLimiter(config.crawlRatePerMinute),
     embeddingBacklog: null,
     search: null,
-  });
+  };
+  const app = createApp(deps);
+  let runtime: SearchRuntime | null = null;
   const key = createKey(store.write, "test");
   const auth = { Authorization: `Bearer ${key}` };
   const request = (method: string, path: string, init: RequestInit = {}) =>
@@ -48,6 +54,14 @@ export function makeApp(settings: Partial<Record<SettingName, string>> = {}): Te
     store,
     app,
     dataDir,
+    async attachSearch() {
+      runtime ??= await openSearch(config, store.write, () => {});
+      await runtime.indexer.reconcile();
+      await runtime.indexer.idle();
+      deps.search = { registry: runtime.registry, embedQuery: runtime.embedQuery };
+      deps.embeddingBacklog = runtime.embeddingBacklog;
+      return runtime;
+    },
     key,
     auth,
     request,
@@ -64,8 +78,13 @@ export function makeApp(settings: Partial<Record<SettingName, string>> = {}): Te
       });
     },
     close() {
-      store.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      const done = () => {
+        store.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      };
+      // With search attached, the shards are snapshotted and the embedder stopped first.
+      if (runtime) void runtime.close().finally(done);
+      else done();
     },
   };
 }

@@ -3,11 +3,22 @@ import type { Db } from "../../src/db/client.ts";
 import { createJob } from "../../src/db/jobs-repo.ts";
 import { type PageFacets, type PageWrite, savePage } from "../../src/db/page-writes.ts";
 import { jobUrls } from "../../src/db/schema.ts";
+import { chunkMarkdown } from "../../src/search/chunking.ts";
+import { loadTokenCounter } from "../../src/search/model-files.ts";
+import type { TokenCounter } from "../../src/search/word-pieces.ts";
 import { pageIdFor } from "../../src/services/ids.ts";
 
 export interface PageSpec extends Partial<Omit<PageWrite, "facets">> {
   url: string;
   facets?: Partial<PageFacets>;
+}
+
+let counter: TokenCounter | null = null;
+
+/** The page's chunks as a crawl worker makes them. */
+function chunksOf(markdown: string, title: string | null) {
+  counter ??= loadTokenCounter();
+  return chunkMarkdown(markdown, counter, { title });
 }
 
 /** A finished job to hang test pages on; returns its id. */
@@ -76,7 +87,12 @@ export function writePage(db: Db, jobId: string, spec: PageSpec): string {
       },
       assets: spec.assets ?? [],
       links: spec.links ?? [],
-      chunks: spec.chunks ?? [],
+      chunks:
+        spec.chunks ??
+        chunksOf(
+          spec.markdown ?? `# ${spec.title ?? "Page"}\n\nText of ${spec.url}.`,
+          spec.title ?? null,
+        ),
     },
     { ledgerUrl: spec.url, changed: true, fetched: true },
   );

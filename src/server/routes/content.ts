@@ -9,6 +9,7 @@ import {
   pageView,
 } from "../../services/content-service.ts";
 import { envelope } from "../../services/envelope.ts";
+import { textPages } from "../../services/search-service.ts";
 import { auth } from "../auth.ts";
 import type { AppDeps } from "../deps.ts";
 import { unrecognized } from "../query.ts";
@@ -24,8 +25,16 @@ export function contentRoutes(deps: AppDeps) {
     .use(auth(store.read, config.publicReads))
     .get(
       "/api/content",
-      ({ query: args, request }) =>
-        envelope(listContent(store.read, config, args), unrecognized(request, query)),
+      async ({ query: args, request }) =>
+        envelope(
+          await listContent(
+            store.read,
+            config,
+            args,
+            deps.search ? textPages({ config, db: store.read, ...deps.search }) : null,
+          ),
+          unrecognized(request, query),
+        ),
       {
         auth: "read",
         query,
