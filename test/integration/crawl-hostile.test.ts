@@ -70,9 +70,20 @@ test("every URL of the hostile site lands in the bucket the contract gives it", 
     );
     expect(reason("/bomb")).toStartWith("too_large");
     expect(reason("/slow")).toStartWith("timeout");
+    expect(reason("/redirect/chain-1")).toBe("HTTP 301 to http://hostile.example/redirect/chain-2");
+    expect(reason("http://internal.hostile.example/ssrf-target")).toContain("no answer");
+    // The calendar trap: ten query variants of one path, then the guard.
     const calendar = rows.filter((r) => r.url.includes("/calendar?month="));
-    expect(calendar.filter((r) => r.bucket === "filtered").length).toBeGreaterThan(0);
-    expect(calendar.find((r) => r.bucket === "filtered")?.reason).toContain("query variants");
+    expect(calendar.filter((r) => r.bucket === "indexed" || r.bucket === "duplicate")).toHaveLength(10);
+    expect(calendar.filter((r) => r.bucket === "filtered")).toHaveLength(1);
+    expect(reason("/calendar?month=11")).toContain("query variants");
+    const lastmods = c.store.read.$client
+      .query<{ lastmod: string }, [string]>(
+        "SELECT lastmod FROM job_urls WHERE job_id = ? AND source = 'sitemap' ORDER BY url",
+      )
+      .all(view.id);
+    // The home page came first as the entry; the sitemap's other two URLs keep their lastmod.
+    expect(lastmods.map((r) => r.lastmod)).toEqual(["2026-03-02", "2026-03-02"]);
     expect(site.ssrfHits).toEqual([]);
     expect(site.hits.some((h) => h.path === "/ssrf-target" || h.path === "/private/secret")).toBe(
       false,
