@@ -74,7 +74,9 @@ test("every URL of the hostile site lands in the bucket the contract gives it", 
     expect(reason("http://internal.hostile.example/ssrf-target")).toContain("no answer");
     // The calendar trap: ten query variants of one path, then the guard.
     const calendar = rows.filter((r) => r.url.includes("/calendar?month="));
-    expect(calendar.filter((r) => r.bucket === "indexed" || r.bucket === "duplicate")).toHaveLength(10);
+    expect(calendar.filter((r) => r.bucket === "indexed" || r.bucket === "duplicate")).toHaveLength(
+      10,
+    );
     expect(calendar.filter((r) => r.bucket === "filtered")).toHaveLength(1);
     expect(reason("/calendar?month=11")).toContain("query variants");
     const lastmods = c.store.read.$client
