@@ -3,12 +3,13 @@
  * `<out>/lib/` with the ONNX Runtime shared library the embedding model needs (the N-API addon
  * is embedded in the executable; the plain .so it links against cannot be, so it ships beside
  * it: run with LD_LIBRARY_PATH=<out>/lib). Embedded: the code, the drizzle migrations, Swagger
- * UI's script and stylesheet. Not embedded: the embedding model files (WEBCORPUS_MODEL_DIR) and
- * Chromium for screenshots (WEBCORPUS_CHROMIUM_PATH), which are data and a separate program.
+ * UI's script and stylesheet. Beside it: the embedding model files in `<out>/models` (data, not
+ * code; WEBCORPUS_MODEL_DIR may point elsewhere) and the ONNX Runtime library. Not included:
+ * Chromium for screenshots (WEBCORPUS_CHROMIUM_PATH), a separate program.
  *
  *   bun run build:binary [OUT_DIR]
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 
 const root = join(import.meta.dir, "..");
@@ -63,8 +64,14 @@ if (onnx !== undefined) {
     if (name.startsWith("libonnxruntime.so"))
       copyFileSync(join(onnx, name), join(out, "lib", name));
 }
+// The embedding model's files (data, not code): looked for beside the executable.
+cpSync(join(root, "data/models/all-minilm-l6-v2"), join(out, "models/all-minilm-l6-v2"), {
+  recursive: true,
+});
 const mb = (statSync(join(out, "webcorpus")).size / 2 ** 20).toFixed(0);
-console.log(`built ${join(out, "webcorpus")} (${mb} MB); libraries in ${join(out, "lib")}`);
+console.log(
+  `built ${join(out, "webcorpus")} (${mb} MB); libraries in ${join(out, "lib")}, the model in ${join(out, "models")}`,
+);
 console.log(
   `run: LD_LIBRARY_PATH=${join(out, "lib")} WEBCORPUS_DATA_DIR=/srv/webcorpus ${join(out, "webcorpus")} serve`,
 );

@@ -36,7 +36,15 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const config = startConfig(overrides);
   const store = startStore(config);
   const log = (message: string) => console.error(`${new Date().toISOString()} ${message}`);
-  const searchRuntime = await openSearch(config, store.write, log);
+  let searchRuntime: Awaited<ReturnType<typeof openSearch>>;
+  try {
+    searchRuntime = await openSearch(config, store.write, log);
+  } catch (err) {
+    store.close();
+    throw new CliError(
+      `error: search could not start: ${(err as Error).message}; set WEBCORPUS_MODEL_DIR to the model's directory, or WEBCORPUS_EMBEDDINGS=false for text search only`,
+    );
+  }
   const scheduler = config.worker
     ? new CrawlScheduler({
         config,

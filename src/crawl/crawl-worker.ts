@@ -5,7 +5,7 @@
  */
 import { type Config, disableProxies } from "../config.ts";
 import { chunkMarkdown } from "../search/chunking.ts";
-import { loadTokenCounter } from "../search/model-files.ts";
+import { loadTokenCounter, modelFiles } from "../search/model-files.ts";
 import { Fetcher, fetcherOptions } from "./fetcher.ts";
 import {
   type FetchMeta,
@@ -84,7 +84,7 @@ async function runPage(task: PageTask): Promise<void> {
 function init(config: Config, ca?: readonly string[]): void {
   disableProxies();
   // The model's own word pieces size the chunks (loaded once per worker).
-  const counter = loadTokenCounter();
+  const counter = loadTokenCounter(modelFiles(config.modelDir, config.embedVariant).dir);
   chunker = (markdown, title) => chunkMarkdown(markdown, counter, { title });
   fetcher = new Fetcher(fetcherOptions(config, { pacer, ...(ca ? { ca } : {}) }));
   post({ type: "ready" });

@@ -74,8 +74,10 @@ async function sitemaps(run: JobRun, origin: string): Promise<void> {
   // RFC 9309: a robots.txt answering 5xx disallows everything, sitemaps included.
   if (policy.status === "unreachable") return;
   const listed = policy.sitemaps;
-  const allowed = (url: string) =>
-    inScope(url, run.domain) && (!url.startsWith(`${origin}/`) || policy.allowed(url));
+  // Sitemap files robots.txt disallows are not fetched; the URLs a sitemap lists are all
+  // recorded (a disallowed one lands in the robots bucket when its turn comes).
+  const refuseFile = (url: string) =>
+    url.startsWith(`${origin}/`) && !policy.allowed(url) ? "disallowed by robots.txt" : null;
   let found = 0;
   const result = await readSitemaps({
     fetcher: run.deps.fetcher,
@@ -83,7 +85,8 @@ async function sitemaps(run: JobRun, origin: string): Promise<void> {
     listed,
     maxSitemaps: config.maxSitemaps,
     maxSitemapUrls: config.maxSitemapUrls,
-    inScope: allowed,
+    inScope: (url) => inScope(url, run.domain),
+    refuseFile,
     cancelled: () => run.halted,
     onEntries: (entries) => {
       found += entries.length;

@@ -37,6 +37,8 @@ export interface SitemapReadOptions {
   readonly maxSitemapUrls: number;
   /** The crawl's scope (root domain and its subdomains). */
   readonly inScope: (url: string) => boolean;
+  /** A reason not to fetch a sitemap file (robots.txt disallows it), or null to fetch it. */
+  readonly refuseFile?: (url: string) => string | null;
   /** Stop early (a cancelled job). */
   readonly cancelled?: () => boolean;
   /** Each file's entries as soon as it is read. */
@@ -67,6 +69,12 @@ export async function readSitemaps(options: SitemapReadOptions): Promise<Sitemap
     const url = queue.shift() as string;
     if (seen.has(url)) continue;
     seen.add(url);
+    const refused = options.refuseFile?.(url) ?? null;
+    if (refused !== null) {
+      if (listed.has(url))
+        records.push({ url, status: refused, kind: null, count: 0, lastModified: null });
+      continue;
+    }
     const result = await options.fetcher.fetchFollowing(url, { accept: ACCEPT, refuseHop });
     if (!isOk(result)) {
       // A default location that is missing is no news; a listed one that fails is.

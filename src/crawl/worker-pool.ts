@@ -5,7 +5,9 @@
  * hangs past the processing timeout, is replaced. Its page lands in `fetchError` with the reason;
  * the other pages it was working on are retried once on another worker.
  */
+
 import type { Config } from "../config.ts";
+import { workerUrl } from "../worker-url.ts";
 import type { FetchMeta, FromWorker, PageTask, ToWorker } from "./messages.ts";
 import type { FetchOutcome } from "./outcome.ts";
 import type { Pacer } from "./politeness.ts";
@@ -44,7 +46,7 @@ export interface PoolOptions {
   readonly ca?: readonly string[];
 }
 
-const WORKER_URL = new URL("./crawl-worker.ts", import.meta.url).href;
+const WORKER_URL = workerUrl("crawl/crawl-worker.ts");
 
 export class CrawlPool {
   readonly #config: Config;

@@ -6,6 +6,7 @@
  * characters here, the main thread has no tokenizer). A query waits for at most one batch per
  * lane, so batches stay small (`DEFAULT_BATCH_SIZE`).
  */
+import { workerUrl } from "../worker-url.ts";
 import type {
   EmbeddingRequest,
   EmbeddingResponse,
@@ -32,7 +33,7 @@ class Lane {
   #failure: Error | null = null;
 
   constructor(settings: EmbeddingWorkerSettings) {
-    this.#worker = new Worker(new URL("./embedding-worker.ts", import.meta.url).href);
+    this.#worker = new Worker(workerUrl("search/embedding-worker.ts"));
     let started: (() => void) | null = null;
     let failed: ((error: Error) => void) | null = null;
     this.#ready = new Promise<void>((resolve, reject) => {

@@ -8,7 +8,7 @@
  * `model-fp32.onnx` for everything.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { createTokenCounter, type TokenCounter, vocabularyOf } from "./word-pieces.ts";
 
 export const MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2";
@@ -26,8 +26,11 @@ const SUBDIR = "all-minilm-l6-v2";
  */
 export const DEFAULT_BATCH_SIZE = 1;
 
-/** The shipped model directory (absolute). */
+/** The shipped model directory (absolute): in the source tree. */
 export const MODEL_DIR = new URL(`../../data/models/${SUBDIR}`, import.meta.url).pathname;
+
+/** Beside the single executable (src/build-binary.ts copies the model to `<dist>/models`). */
+const BESIDE_EXECUTABLE = join(dirname(process.execPath), "models", SUBDIR);
 
 export type EmbedVariant = "int8" | "fp32";
 
@@ -44,7 +47,7 @@ export interface ModelFiles {
 /** The files for `variant`: under `modelDir` when it holds them, else the shipped ones. */
 export function modelFiles(modelDir: string | null, variant: EmbedVariant = "int8"): ModelFiles {
   const name = variant === "int8" ? "model.onnx" : "model-fp32.onnx";
-  const dirs = modelDir ? [join(modelDir, SUBDIR), MODEL_DIR] : [MODEL_DIR];
+  const dirs = [...(modelDir ? [join(modelDir, SUBDIR)] : []), MODEL_DIR, BESIDE_EXECUTABLE];
   const dir = dirs.find((d) => existsSync(join(d, name)));
   if (dir === undefined) {
     throw new Error(

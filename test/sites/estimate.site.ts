@@ -5,7 +5,7 @@
  * number of pages and narrows as the budget grows. (The reference ran this on real crawls; ours
  * will too once the crawler lands.)
  */
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { estimate, gather } from "../../src/services/estimate.ts";
@@ -16,6 +16,9 @@ import {
   type UrlKind,
   withoutSitemap,
 } from "../helpers/crawl-sim.ts";
+
+// Browsers, subprocesses and real sites: more than bun's default 5 s (bunfig.toml has no timeout key).
+setDefaultTimeout(120_000);
 
 const DOCS = "/work/cache/root/usr/share/doc";
 const HREF = /<a\s[^>]*href="([^"#]+)(?:#[^"]*)?"/gi;

@@ -2,11 +2,14 @@
  * Facets of real pages of the Debian doc sites (unpacked under $WEBCORPUS_DOCS_ROOT or
  * /work/cache/root), extracted as the crawler extracts them.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { extractDocument } from "../../src/extract/extract-document.ts";
 import { scorePage } from "../../src/facets/score-page.ts";
+
+// Browsers, subprocesses and real sites: more than bun's default 5 s (bunfig.toml has no timeout key).
+setDefaultTimeout(120_000);
 
 const ROOT = Bun.env.WEBCORPUS_DOCS_ROOT ?? "/work/cache/root";
 

@@ -4,12 +4,15 @@
  * The Inspector is installed once with npm into ~/.cache/webcorpus-test/npm (pinned version);
  * later runs reuse it without the network. This is why the test lives in the site suite.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { makeApp, type TestApp } from "../helpers/app.ts";
 import { ACME, buildCorpus } from "../helpers/corpus.ts";
+
+// Browsers, subprocesses and real sites: more than bun's default 5 s (bunfig.toml has no timeout key).
+setDefaultTimeout(120_000);
 
 const VERSION = "2.12.0";
 const PREFIX = join(homedir(), ".cache", "webcorpus-test", "npm");
