@@ -19,6 +19,14 @@ ${SHELVES_USAGE}`;
 
 type Command = (argv: string[]) => number | Promise<number>;
 
+const COMMAND_USAGE: Readonly<Record<string, string>> = {
+  serve: SERVE_USAGE,
+  keys: KEYS_USAGE,
+  shelves: SHELVES_USAGE,
+  crawl: CRAWL_USAGE,
+  inspect: INSPECT_USAGE,
+};
+
 const COMMANDS: Readonly<Record<string, Command>> = {
   serve: serveCommand,
   keys: keysCommand,
@@ -42,6 +50,10 @@ async function main(argv: string[]): Promise<number> {
     console.error(`error: unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
     return 2;
   }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    console.log(COMMAND_USAGE[name]);
+    return 0;
+  }
   try {
     return await command(rest);
   } catch (err) {
@@ -54,7 +66,7 @@ async function main(argv: string[]): Promise<number> {
       "code" in err &&
       String(err.code).startsWith("ERR_PARSE_ARGS")
     ) {
-      console.error(`error: ${err.message}`);
+      console.error(`error: ${err.message}\n\n${COMMAND_USAGE[name]}`);
       return 2;
     }
     throw err;

@@ -135,3 +135,17 @@ test("serve answers over a real socket, refuses writes without a key, and stops 
   expect(await proc.exited).toBe(0);
   expect(await new Response(proc.stderr).text()).toContain("SIGTERM: stopping");
 });
+
+test("--help after a command prints that command's usage; an unknown option shows it too", async () => {
+  const env = { WEBCORPUS_DATA_DIR: dataDir() };
+  for (const command of ["serve", "keys", "shelves", "crawl", "inspect"]) {
+    const help = await runCli([command, "--help"], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain(`usage: webcorpus ${command}`);
+    expect(help.stderr).toBe("");
+  }
+  const bad = await runCli(["crawl", "example.com", "--bogus"], env);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain("--bogus");
+  expect(bad.stderr).toContain("usage: webcorpus crawl DOMAIN");
+});
