@@ -1,29 +1,105 @@
 /**
  * One page and what hangs off it (history, assets, screenshots, citing pages, shelves): the hot
  * path of page reads, as SQL prepared once per connection (bun:sqlite caches `query()`
- * statements by their text). Measured on the PostgreSQL docs corpus (1,169 pages), a page read
- * spent ~2 ms building and preparing drizzle queries on every request; drizzle's `.prepare()`
- * brought that to ~0.35 ms, and these statements, whose rows need no mapping, to ~0.2 ms (page
- * row 94-144 µs through drizzle, 46-76 µs here; cited_by 105-155 µs, 39 µs). The page row's
- * column list comes from the drizzle schema, so it follows schema changes.
+ * statements by their text) and run inside one read transaction. Measured on the PostgreSQL docs
+ * corpus (1,169 pages, `bun test/bench/api-load.ts`):
+ * - drizzle built and prepared its queries on every request (~2 ms a read); these statements,
+ *   whose rows need no mapping, brought a page read to ~0.2 ms of SQL;
+ * - each statement outside a transaction opens and closes its own read transaction (locks and
+ *   the WAL index: ~2.5 µs a statement even when it finds nothing); one transaction for the six
+ *   statements of a page read saves ~12 µs and gives them one snapshot;
+ * - the page row joined to its body cost 34-47 µs; the body as a scalar subquery, 14 µs;
+ * - the summary columns come from the drizzle schema (`SUMMARY_COLUMNS`), so they follow its
+ *   changes; lists select the same columns (pages-repo.ts).
  */
+import type { Database } from "bun:sqlite";
 import { getTableColumns } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { pages } from "./schema.ts";
 
-export type PageWithBody = typeof pages.$inferSelect & { markdown: string; explain: string };
+type PageColumns = typeof pages.$inferSelect;
 
-const columns = Object.entries(getTableColumns(pages));
-const BOOLEAN_KEYS = columns.filter(([, c]) => c.dataType === "boolean").map(([key]) => key);
-const PAGE_SQL = `SELECT ${columns.map(([key, c]) => `p."${c.name}" AS "${key}"`).join(", ")},
-  b.markdown AS markdown, b.explain AS explain
-  FROM pages p JOIN page_bodies b ON b.page_id = p.id WHERE p.id = ?1`;
+const SUMMARY_KEYS = [
+  "id",
+  "url",
+  "canonicalUrl",
+  "title",
+  "domain",
+  "description",
+  "type",
+  "format",
+  "audience",
+  "locale",
+  "topics",
+  "technicality",
+  "depth",
+  "originality",
+  "promotional",
+  "hasCode",
+  "words",
+  "published",
+  "inlinksBody",
+  "fetchedAt",
+  "indexedAt",
+] as const satisfies readonly (keyof PageColumns)[];
 
-export function getPage(db: Db, pageId: string): PageWithBody | null {
-  const row = db.$client.query<Record<string, unknown>, [string]>(PAGE_SQL).get(pageId);
-  if (!row) return null;
-  for (const key of BOOLEAN_KEYS) row[key] = row[key] === 1;
-  return row as PageWithBody;
+/** The columns of a page summary (lists, search hits, page reads), keyed as in the schema. */
+export type SummaryRow = Pick<PageColumns, (typeof SUMMARY_KEYS)[number]>;
+
+const COLUMNS = getTableColumns(pages);
+
+/** `p."column" AS "key", …` for the summary columns (and `extra` keys) of `pages` as `alias`. */
+export function summaryColumns(alias: string, extra: readonly (keyof PageColumns)[] = []): string {
+  return [...SUMMARY_KEYS, ...extra]
+    .map((key) => `${alias}."${COLUMNS[key].name}" AS "${key}"`)
+    .join(", ");
+}
+
+/** SQLite answers 0/1 for boolean columns; the rows of `summaryColumns` get real booleans. */
+export function fixBooleans<T extends { hasCode: unknown }>(row: T): T {
+  row.hasCode = row.hasCode === 1;
+  return row;
+}
+
+const snapshots = new WeakMap<Database, (run: () => unknown) => unknown>();
+
+/**
+ * Runs `read` inside one read transaction of the connection: one snapshot for its statements,
+ * and the locks taken once instead of once per statement. Nested in a transaction already open
+ * on the connection (the in-memory store shares its writer), it becomes a savepoint.
+ */
+export function inSnapshot<T>(db: Db, read: () => T): T {
+  const client = db.$client;
+  let run = snapshots.get(client);
+  if (!run) {
+    run = client.transaction((fn: () => unknown) => fn());
+    snapshots.set(client, run);
+  }
+  return run(read) as T;
+}
+
+export interface PageRecord extends SummaryRow {
+  /** JSON list of [hreflang, url] pairs. */
+  hreflang: string;
+  markdown: string;
+  /** JSON object; "{}" unless asked for. */
+  explain: string;
+}
+
+const pageSql = (explain: boolean) =>
+  `SELECT ${summaryColumns("p", ["hreflang"])},
+  (SELECT markdown FROM page_bodies WHERE page_id = ?1) AS markdown,
+  ${explain ? "(SELECT explain FROM page_bodies WHERE page_id = ?1)" : "'{}'"} AS explain
+  FROM pages p WHERE p.id = ?1`;
+const PAGE_SQL = pageSql(false);
+const PAGE_EXPLAIN_SQL = pageSql(true);
+
+/** The page row with its body (and the signals of its facets with `explain`); null if absent. */
+export function getPage(db: Db, pageId: string, explain = false): PageRecord | null {
+  const row = db.$client
+    .query<PageRecord, [string]>(explain ? PAGE_EXPLAIN_SQL : PAGE_SQL)
+    .get(pageId);
+  return row && row.markdown !== null ? fixBooleans(row) : null;
 }
 
 export function pageExists(db: Db, pageId: string): boolean {
@@ -40,12 +116,13 @@ export interface HistoryRow {
 
 export function pageHistoryOf(db: Db, pageId: string): HistoryRow[] {
   const rows = db.$client
-    .query<Omit<HistoryRow, "changed"> & { changed: number }, [string]>(
+    .query<Omit<HistoryRow, "changed"> & { changed: number | boolean }, [string]>(
       `SELECT fetched_at, status, content_hash, changed, job_id FROM page_history
        WHERE page_id = ?1 ORDER BY id DESC LIMIT 100`,
     )
     .all(pageId);
-  return rows.map((r) => ({ ...r, changed: r.changed === 1 }));
+  for (const row of rows) row.changed = row.changed === 1;
+  return rows as HistoryRow[];
 }
 
 export function pageAssets(db: Db, pageId: string) {
@@ -95,4 +172,20 @@ export function collectionsOfDomain(db: Db, domain: string): string[] {
     )
     .all(domain)
     .map((r) => r.slug);
+}
+
+/** A page and everything a page read shows of it, from one snapshot; null when there is none. */
+export function readPage(db: Db, pageId: string, explain = false) {
+  return inSnapshot(db, () => {
+    const row = getPage(db, pageId, explain);
+    if (!row) return null;
+    return {
+      row,
+      collections: collectionsOfDomain(db, row.domain),
+      assets: pageAssets(db, pageId),
+      screenshots: pageScreenshots(db, pageId),
+      history: pageHistoryOf(db, pageId),
+      citedBy: citedBy(db, pageId),
+    };
+  });
 }

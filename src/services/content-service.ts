@@ -1,16 +1,7 @@
 /** Pages: the faceted list, one page as JSON, one page as markdown with frontmatter. */
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import {
-  citedBy,
-  collectionsOfDomain,
-  getPage,
-  pageAssets,
-  pageExists,
-  pageHistoryOf,
-  pageScreenshots,
-  screenshotPng,
-} from "../db/page-reads.ts";
+import { getPage, pageExists, readPage, type SummaryRow, screenshotPng } from "../db/page-reads.ts";
 import {
   listPages,
   listRankedPages,
@@ -56,7 +47,7 @@ export interface ContentArgs {
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
-export function facetsOf(row: PageRow) {
+export function facetsOf(row: SummaryRow) {
   return {
     type: row.type,
     format: row.format,
@@ -73,7 +64,7 @@ export function facetsOf(row: PageRow) {
   };
 }
 
-function summary(row: PageRow) {
+function summary(row: SummaryRow) {
   return {
     id: row.id,
     url: row.url,
@@ -178,21 +169,22 @@ export function pageView(
   options: { markdown?: boolean; explain?: boolean } = {},
 ) {
   const pid = withPrefix("pg_", id).toLowerCase();
-  const row = getPage(db, pid);
-  if (!row) throw notFound(`page ${pid}`);
+  const page = readPage(db, pid, options.explain === true);
+  if (!page) throw notFound(`page ${pid}`);
+  const { row } = page;
   return {
     ...summary(row),
-    collections: collectionsOfDomain(db, row.domain),
+    collections: page.collections,
     ...(options.markdown === false ? {} : { markdown: row.markdown }),
     ...(options.explain ? { explain: JSON.parse(row.explain) as Record<string, unknown> } : {}),
     hreflang: (JSON.parse(row.hreflang) as [string, string][]).map(([hreflang, url]) => ({
       hreflang,
       url,
     })),
-    assets: pageAssets(db, pid),
-    screenshots: pageScreenshots(db, pid).map((s) => ({ url: screenshotPath(pid), ...s })),
-    history: pageHistoryOf(db, pid),
-    cited_by: citedBy(db, pid),
+    assets: page.assets,
+    screenshots: page.screenshots.map((s) => ({ url: screenshotPath(pid), ...s })),
+    history: page.history,
+    cited_by: page.citedBy,
   };
 }
 
