@@ -17,7 +17,7 @@ import {
 
 /** Container kinds in order of preference; `strong` ones win without further evidence. */
 const CONTAINERS = [
-  { name: "sphinx", strong: true }, // <div class="body"> holding an <h1>
+  { name: "sphinx", strong: true }, // <div class="body"> with role=main or holding an <h1>
   { name: "rst-content", strong: true }, // Read the Docs theme
   { name: "md-content__inner", strong: true }, // MkDocs Material (an <article>)
   { name: "theme-doc-markdown", strong: true }, // Docusaurus
@@ -59,7 +59,12 @@ function firstContainers(body: DomElement): [(DomElement | null)[], number] {
     if (clsAttr) {
       const cls = clsAttr.split(/\s+/);
       if (tag === "div") {
-        if (first[0] === null && cls.includes("body") && hasTag(el, "h1")) take(0, el);
+        if (
+          first[0] === null &&
+          cls.includes("body") &&
+          (el.getAttribute("role") === "main" || hasTag(el, "h1"))
+        )
+          take(0, el);
         if (cls.includes("rst-content")) take(1, el);
         if (cls.includes("td-content")) take(4, el);
         if (cls.includes("vp-doc")) take(5, el);
@@ -96,12 +101,18 @@ export function findContainer(doc: DomDocument, generator: string | null): Conta
     const node = first[i];
     if (!node || (node.localName === "article" && articles > 1)) continue;
     const size = nonSpaceLength(textOf(node));
+    // A docs generator's own container is the content however short the page (a one-paragraph
+    // Sphinx page beside a long sidebar and footer); generic containers must hold a share.
+    if (CONTAINERS[i]?.strong) {
+      if (size > 0) return { node, docbook: false };
+      continue;
+    }
     if (size < 100) continue;
     if (bodyTotal < 0) bodyTotal = Math.max(nonSpaceLength(textOf(body)), 1);
     if (size < 0.2 * bodyTotal) continue;
     const tables = elementsByTag(node, "table");
     const dataTable = tables.length > 0 && !tables.some((t) => hasTag(t, "table"));
-    if (CONTAINERS[i]?.strong || docsGen || hasTag(node, "pre") || dataTable) {
+    if (docsGen || hasTag(node, "pre") || dataTable) {
       return { node, docbook: false };
     }
   }

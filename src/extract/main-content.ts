@@ -78,7 +78,8 @@ function hybrid({ doc, reparse, articleHint }: MainContentInput): [DomElement | 
   const article = readabilityContent(doc);
   if (article !== null) {
     const hinted = articleHint && longParagraphs(article) >= 1;
-    if (hinted || nonSpaceLength(textOf(article)) >= ARTICLE_SHARE * total) return [article, false];
+    // Measured without chrome: Readability can pick a long footer on a short page.
+    if (hinted || contentLength(article) >= ARTICLE_SHARE * total) return [article, false];
   }
   const fresh = reparse();
   return fresh === null ? [article ?? doc.body, false] : [pageContent(fresh), true];

@@ -40,6 +40,26 @@ function docsCrawler(): Crawler {
 
 const hostOf = (url: string) => new URL(url).host;
 
+/** The text of the first <h1> of a page as the server sends it (null when it has none). */
+async function firstH1(url: string): Promise<string | null> {
+  const { host, pathname } = new URL(url);
+  const res = await fetch(`http://127.0.0.1:${server.port}${pathname}`, { headers: { host } });
+  const m = /<h1\b[^>]*>([\s\S]*?)<\/h1>/i.exec(await res.text());
+  if (!m) return null;
+  return (m[1] ?? "")
+    .replace(/<[^>]*>/g, "")
+    .replace(/¶/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** A same-content duplicate is the same page as its target: same <h1>. */
+async function expectDuplicatesShareH1(duplicates: Map<string, { target: string | null }>) {
+  for (const [url, row] of duplicates) {
+    expect([url, await firstH1(url)]).toEqual([url, await firstH1(row.target ?? "")]);
+  }
+}
+
 /** One full crawl of docs.python.org, shared by the tests that read it (in file order). */
 let python: Promise<{ c: Crawler; view: JobView }> | null = null;
 function pythonCrawl(): Promise<{ c: Crawler; view: JobView }> {
@@ -79,6 +99,25 @@ test("a full crawl of docs.python.org completes: every robots-allowed page index
   expect(missing).toEqual([]);
   for (const [url, row] of duplicates)
     expect([url, indexed.has(row.target ?? "")]).toEqual([url, true]);
+  await expectDuplicatesShareH1(duplicates);
+  // Short Sphinx pages keep their own content (once, all four were booked as duplicates of
+  // one page: extraction took the copyright footer for their content).
+  for (const [path, words] of [
+    ["/library/concurrent.html", "Currently, there is only one module in this package"],
+    ["/search.html", "Searching for multiple words"],
+    ["/distutils/uploading.html", "Uploading Packages to the Package Index"],
+    ["/includes/wasm-notavail.html", "not available on WebAssembly platforms"],
+    ["/distutils/_setuptools_disclaimer.html", "This document is being retained solely"],
+  ] as const) {
+    const url = siteUrl(site, path);
+    expect([path, indexed.has(url)]).toEqual([path, true]);
+    const md = markdownOf(c, url) ?? "";
+    expect([path, md.includes(words), md.includes("Python Software Foundation")]).toEqual([
+      path,
+      true,
+      false,
+    ]);
+  }
   const served = new Set(site.pages.map((p) => siteUrl(site, p)));
   expect([...indexed.keys()].filter((u) => !served.has(u))).toEqual([]);
   // robots.txt: every excluded page there, never fetched, nothing indexed.
@@ -221,6 +260,7 @@ test("the PostgreSQL docs in full: every page indexed from the generated home pa
   expect(missing).toEqual([]);
   for (const [url, row] of duplicates)
     expect([url, indexed.has(row.target ?? "")]).toEqual([url, true]);
+  await expectDuplicatesShareH1(duplicates);
   expect(view.coverage.buckets.clientError.count).toBe(0);
   for (const row of bucketRows(c, view.id, "fetchError").values())
     expect(row.url.startsWith(`http://${site.host}/`)).toBe(false);

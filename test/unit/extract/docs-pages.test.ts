@@ -71,6 +71,27 @@ describe("Sphinx (Python docs)", () => {
   });
 });
 
+describe("Sphinx: short pages keep their own content, never the footer", () => {
+  test("a one-paragraph page with its <h1>", () => {
+    const doc = page("python-concurrent.html", "http://docs.python.org/library/concurrent.html");
+    expect(doc.markdown).toStartWith("# The `concurrent` package\n");
+    expect(doc.markdown).toContain("Currently, there is only one module in this package:");
+    expect(doc.markdown).not.toContain("Python Software Foundation");
+    const futures = doc.links.filter((l) => l.url.endsWith("/concurrent.futures.html"));
+    expect(futures.map((l) => l.position)).toContain("body");
+  });
+
+  test("a page without a heading: the body of role=main", () => {
+    const doc = page(
+      "python-setuptools-disclaimer.html",
+      "http://docs.python.org/distutils/_setuptools_disclaimer.html",
+    );
+    expect(doc.markdown).toContain("This document is being retained solely until the `setuptools`");
+    expect(doc.markdown).not.toContain("Copyright");
+    expect(doc.words).toBeLessThan(40);
+  });
+});
+
 describe("DocBook (PostgreSQL docs)", () => {
   const doc = page("pg-datatype-boolean.html", PG_URL);
 
