@@ -1,5 +1,5 @@
 /** What a crawl reads of stored pages and writes about its domain, sitemaps and citations. */
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { domains, links, pages, sitemaps, templateLinks } from "./schema.ts";
 
@@ -12,20 +12,15 @@ export interface PageState {
   readonly lastModified: string | null;
 }
 
+/** Per fetched page, so prepared once per connection (see page-writes.ts). */
 export function pageState(db: Db, id: string): PageState | null {
   return (
-    db
-      .select({
-        id: pages.id,
-        url: pages.url,
-        contentHash: pages.contentHash,
-        textHash: pages.textHash,
-        etag: pages.etag,
-        lastModified: pages.lastModified,
-      })
-      .from(pages)
-      .where(eq(pages.id, id))
-      .get() ?? null
+    db.$client
+      .query<PageState, [string]>(
+        `SELECT id, url, content_hash AS contentHash, text_hash AS textHash, etag,
+           last_modified AS lastModified FROM pages WHERE id = ?1`,
+      )
+      .get(id) ?? null
   );
 }
 
@@ -46,12 +41,11 @@ export function findSameText(
   excludeId: string,
 ): string | null {
   return (
-    db
-      .select({ url: pages.url })
-      .from(pages)
-      .where(and(eq(pages.domain, domain), eq(pages.textHash, textHash), ne(pages.id, excludeId)))
-      .limit(1)
-      .get()?.url ?? null
+    db.$client
+      .query<{ url: string }, [string, string, string]>(
+        "SELECT url FROM pages WHERE domain = ?1 AND text_hash = ?2 AND id != ?3 LIMIT 1",
+      )
+      .get(domain, textHash, excludeId)?.url ?? null
   );
 }
 

@@ -1,11 +1,13 @@
 /**
  * The coverage ledger as the crawl writes it: one row per (job, URL), moved from `pending` to
- * exactly one final bucket; and what a crawl reads back to resume.
+ * exactly one final bucket; and what a crawl reads back to resume. What runs per URL or per page
+ * is SQL prepared once per connection (bun:sqlite caches `query()` statements by their text),
+ * run once per row: drizzle's builder cost more CPU than SQLite did (see page-writes.ts).
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Bucket } from "../crawl/buckets.ts";
 import type { Db } from "./client.ts";
-import { jobUrlEvidence, jobUrls, pageHistory } from "./schema.ts";
+import { jobUrls } from "./schema.ts";
 
 export interface UrlEntry {
   url: string;
@@ -19,26 +21,33 @@ export interface UrlEntry {
 }
 
 const now = () => Date.now() / 1000;
-const CHUNK = 500;
 
 /** Inserts the URLs not yet in the job's ledger; returns the ones that were new. */
 export function addUrls(db: Db, jobId: string, entries: readonly UrlEntry[]): UrlEntry[] {
   if (entries.length === 0) return [];
   const at = now();
   const added: UrlEntry[] = [];
-  db.transaction((tx) => {
-    for (let i = 0; i < entries.length; i += CHUNK) {
-      const slice = entries.slice(i, i + CHUNK);
-      const inserted = tx
-        .insert(jobUrls)
-        .values(slice.map((e) => ({ jobId, ...e, updatedAt: at })))
-        .onConflictDoNothing()
-        .returning({ url: jobUrls.url })
-        .all();
-      const fresh = new Set(inserted.map((r) => r.url));
-      for (const e of slice) if (fresh.has(e.url)) added.push(e);
+  const c = db.$client;
+  const insert = c.query<{ url: string }, (string | number | null)[]>(
+    `INSERT INTO job_urls (job_id, url, bucket, reason, depth, source, priority, lastmod, updated_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT DO NOTHING RETURNING url`,
+  );
+  c.transaction(() => {
+    for (const e of entries) {
+      const row = insert.get(
+        jobId,
+        e.url,
+        e.bucket,
+        e.reason,
+        e.depth,
+        e.source,
+        e.priority,
+        e.lastmod,
+        at,
+      );
+      if (row) added.push(e);
     }
-  });
+  })();
   return added;
 }
 
@@ -58,18 +67,24 @@ export function setUrl(
   reason: string | null,
   update: UrlUpdate = {},
 ): void {
-  db.update(jobUrls)
-    .set({
+  db.$client
+    .query<unknown, (string | number | null)[]>(
+      `UPDATE job_urls SET bucket = ?1, reason = ?2, updated_at = ?3,
+         page_id = coalesce(?4, page_id), http_status = coalesce(?5, http_status),
+         target = coalesce(?6, target), elapsed_ms = coalesce(?7, elapsed_ms)
+       WHERE job_id = ?8 AND url = ?9`,
+    )
+    .run(
       bucket,
       reason,
-      updatedAt: now(),
-      ...(update.pageId != null ? { pageId: update.pageId } : {}),
-      ...(update.httpStatus != null ? { httpStatus: update.httpStatus } : {}),
-      ...(update.target != null ? { target: update.target } : {}),
-      ...(update.elapsedMs != null ? { elapsedMs: update.elapsedMs } : {}),
-    })
-    .where(and(eq(jobUrls.jobId, jobId), eq(jobUrls.url, url)))
-    .run();
+      now(),
+      update.pageId ?? null,
+      update.httpStatus ?? null,
+      update.target ?? null,
+      update.elapsedMs ?? null,
+      jobId,
+      url,
+    );
 }
 
 /** Moves every URL of a bucket to another (pending → budget / stoppedEarly at the end). */
@@ -124,48 +139,32 @@ export function recordDiscovery(
 ): void {
   if (urls.length === 0) return;
   const column = how === "sitemap" ? "by_sitemap" : "by_link";
-  db.transaction((tx) => {
-    for (let i = 0; i < urls.length; i += CHUNK) {
-      tx.insert(jobUrlEvidence)
-        .values(
-          urls.slice(i, i + CHUNK).map((url) => ({
-            jobId,
-            url,
-            bySitemap: how === "sitemap",
-            byLink: how === "link",
-          })),
-        )
-        .onConflictDoUpdate({
-          target: [jobUrlEvidence.jobId, jobUrlEvidence.url],
-          set: { [how === "sitemap" ? "bySitemap" : "byLink"]: sql.raw(`excluded.${column}`) },
-        })
-        .run();
-    }
-  });
+  const c = db.$client;
+  const insert = c.query<unknown, [string, string]>(
+    `INSERT INTO job_url_evidence (job_id, url, ${column}) VALUES (?1, ?2, 1)
+     ON CONFLICT (job_id, url) DO UPDATE SET ${column} = excluded.${column}`,
+  );
+  c.transaction(() => {
+    for (const url of urls) insert.run(jobId, url);
+  })();
 }
 
 /** The response time of a URL's fetch, on its ledger row and on the history row it made. */
 export function recordFetchTime(db: Db, jobId: string, url: string, elapsedMs: number): void {
-  db.transaction((tx) => {
-    const row = tx
-      .update(jobUrls)
-      .set({ elapsedMs })
-      .where(and(eq(jobUrls.jobId, jobId), eq(jobUrls.url, url)))
-      .returning({ pageId: jobUrls.pageId })
-      .get();
+  const c = db.$client;
+  c.transaction(() => {
+    const row = c
+      .query<{ pageId: string | null }, [number, string, string]>(
+        "UPDATE job_urls SET elapsed_ms = ?1 WHERE job_id = ?2 AND url = ?3 RETURNING page_id AS pageId",
+      )
+      .get(elapsedMs, jobId, url);
     if (row?.pageId) {
-      tx.update(pageHistory)
-        .set({ elapsedMs })
-        .where(
-          and(
-            eq(pageHistory.pageId, row.pageId),
-            eq(pageHistory.jobId, jobId),
-            sql`${pageHistory.id} = (SELECT max(id) FROM page_history WHERE page_id = ${row.pageId})`,
-          ),
-        )
-        .run();
+      c.query<unknown, [number, string, string]>(
+        `UPDATE page_history SET elapsed_ms = ?1 WHERE page_id = ?2 AND job_id = ?3
+           AND id = (SELECT max(id) FROM page_history WHERE page_id = ?2)`,
+      ).run(elapsedMs, row.pageId, jobId);
     }
-  });
+  })();
 }
 
 export function urlsInBuckets(db: Db, jobId: string, buckets: readonly Bucket[]): string[] {

@@ -1,19 +1,15 @@
 /**
  * Storing a page: its row, body, topics, assets, links, chunks, history and ledger state in one
  * transaction, so a crash leaves either all of it or none.
+ *
+ * The crawl's hot write path, as SQL prepared once per connection (bun:sqlite caches `query()`
+ * statements by their text) and run once per row: drizzle's builder spent more main-thread CPU
+ * building and preparing a page's statements (a Python docs page has ~550 link rows) than SQLite
+ * spent running them. The column lists follow the drizzle schema (schema.ts); the store tests
+ * read what these write back through drizzle.
  */
-import { and, eq, sql } from "drizzle-orm";
+import type { Database } from "bun:sqlite";
 import type { Db } from "./client.ts";
-import {
-  assets,
-  chunks,
-  jobUrls,
-  links,
-  pageBodies,
-  pageHistory,
-  pages,
-  pageTopics,
-} from "./schema.ts";
 
 export interface LinkRow {
   readonly targetUrl: string;
@@ -75,6 +71,74 @@ export interface PageWrite {
 
 const now = () => Date.now() / 1000;
 
+/** Columns of `pages` a page write sets (all but `inlinks_body`, which citations recompute). */
+const PAGE_COLUMNS = [
+  "id",
+  "url",
+  "canonical_url",
+  "domain",
+  "host",
+  "title",
+  "description",
+  "content_hash",
+  "text_hash",
+  "etag",
+  "last_modified",
+  "http_status",
+  "fetched_at",
+  "indexed_at",
+  "job_id",
+  "declared_language",
+  "hreflang",
+  "simhash",
+  "type",
+  "format",
+  "audience",
+  "locale",
+  "topics",
+  "technicality",
+  "depth",
+  "originality",
+  "promotional",
+  "has_code",
+  "words",
+  "published",
+] as const;
+
+const SQL = {
+  page: `INSERT INTO pages (${PAGE_COLUMNS.join(", ")}) VALUES (${PAGE_COLUMNS.map((_, i) => `?${i + 1}`).join(", ")})
+    ON CONFLICT (id) DO UPDATE SET ${PAGE_COLUMNS.slice(1)
+      .map((c) => `${c} = excluded.${c}`)
+      .join(", ")}`,
+  deleteTopics: "DELETE FROM page_topics WHERE page_id = ?1",
+  deleteAssets: "DELETE FROM assets WHERE page_id = ?1",
+  deleteChunks: "DELETE FROM chunks WHERE page_id = ?1",
+  deleteLinks: "DELETE FROM links WHERE src_page_id = ?1",
+  body: `INSERT INTO page_bodies (page_id, markdown, explain) VALUES (?1, ?2, ?3)
+    ON CONFLICT (page_id) DO UPDATE SET markdown = excluded.markdown, explain = excluded.explain`,
+  topic: "INSERT INTO page_topics (page_id, topic) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+  asset:
+    "INSERT INTO assets (page_id, url, kind, alt) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
+  link: `INSERT INTO links (src_page_id, target_url, target_page_id, target_host, anchor, position, internal)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING`,
+  chunk: `INSERT INTO chunks (page_id, idx, heading, text, tokens, job_id)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
+  history: `INSERT INTO page_history
+    (page_id, job_id, fetched_at, status, content_hash, changed, etag, last_modified)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
+  indexed: `UPDATE job_urls SET bucket = 'indexed', reason = NULL, page_id = ?1,
+    http_status = iif(?2, ?3, http_status), updated_at = ?4 WHERE job_id = ?5 AND url = ?6`,
+  storedHash: "SELECT content_hash AS contentHash FROM pages WHERE id = ?1",
+  touchPage: `UPDATE pages SET fetched_at = ?1, etag = coalesce(?2, etag),
+    last_modified = coalesce(?3, last_modified) WHERE id = ?4`,
+  unchanged: `UPDATE job_urls SET bucket = 'unchanged', reason = ?1, page_id = ?2,
+    http_status = ?3, updated_at = ?4 WHERE job_id = ?5 AND url = ?6`,
+} as const;
+
+type Value = string | number | null;
+const q = (c: Database, sql: string) => c.query<unknown, Value[]>(sql);
+const bool = (b: boolean) => (b ? 1 : 0);
+
 /**
  * Stores a page and marks `ledgerUrl` of its job `indexed`. `changed`: whether the text differs
  * from what was stored before (the history row says so); `fetched`: whether `ledgerUrl` itself
@@ -85,110 +149,82 @@ export function savePage(
   page: PageWrite,
   options: { ledgerUrl: string; changed: boolean; fetched: boolean },
 ): void {
+  const c = db.$client;
   const f = page.facets;
-  const row = {
-    id: page.id,
-    url: page.url,
-    canonicalUrl: page.canonicalUrl,
-    domain: page.domain,
-    host: page.host,
-    title: page.title,
-    description: page.description,
-    contentHash: page.contentHash,
-    textHash: page.textHash,
-    etag: page.etag,
-    lastModified: page.lastModified,
-    httpStatus: page.httpStatus,
-    fetchedAt: page.fetchedAt,
-    indexedAt: page.fetchedAt,
-    jobId: page.jobId,
-    declaredLanguage: page.declaredLanguage,
-    hreflang: JSON.stringify(page.hreflang),
-    simhash: page.simhash,
-    type: f.type,
-    format: f.format,
-    audience: f.audience,
-    locale: f.locale,
-    topics: JSON.stringify(f.topics),
-    technicality: f.technicality,
-    depth: f.depth,
-    originality: f.originality,
-    promotional: f.promotional,
-    hasCode: f.hasCode,
-    words: f.words,
-    published: f.published,
-  };
-  db.transaction((tx) => {
-    const { id: _, ...update } = row;
-    tx.insert(pages).values(row).onConflictDoUpdate({ target: pages.id, set: update }).run();
-    for (const table of [pageTopics, assets, chunks] as const) {
-      tx.delete(table).where(eq(table.pageId, page.id)).run();
-    }
-    tx.delete(links).where(eq(links.srcPageId, page.id)).run();
-    const body = { pageId: page.id, markdown: page.markdown, explain: JSON.stringify(f.explain) };
-    tx.insert(pageBodies)
-      .values(body)
-      .onConflictDoUpdate({
-        target: pageBodies.pageId,
-        set: { markdown: body.markdown, explain: body.explain },
-      })
-      .run();
-    if (f.topics.length > 0) {
-      tx.insert(pageTopics)
-        .values(f.topics.map((topic) => ({ pageId: page.id, topic })))
-        .onConflictDoNothing()
-        .run();
-    }
-    if (page.assets.length > 0) {
-      tx.insert(assets)
-        .values(page.assets.map((a) => ({ pageId: page.id, ...a })))
-        .onConflictDoNothing()
-        .run();
-    }
-    // Chunked inserts: SQLite binds at most 32,766 parameters per statement.
-    for (let i = 0; i < page.links.length; i += 2000) {
-      tx.insert(links)
-        .values(page.links.slice(i, i + 2000).map((l) => ({ srcPageId: page.id, ...l })))
-        .onConflictDoNothing()
-        .run();
-    }
-    for (let i = 0; i < page.chunks.length; i += 2000) {
-      tx.insert(chunks)
-        .values(
-          page.chunks.slice(i, i + 2000).map((c) => ({
-            pageId: page.id,
-            idx: c.index,
-            heading: c.heading,
-            text: c.text,
-            tokens: c.tokens,
-            jobId: page.jobId,
-          })),
-        )
-        .run();
-    }
-    tx.insert(pageHistory)
-      .values({
-        pageId: page.id,
-        jobId: page.jobId,
-        fetchedAt: page.fetchedAt,
-        status: page.httpStatus,
-        contentHash: page.contentHash,
-        changed: options.changed,
-        etag: page.etag,
-        lastModified: page.lastModified,
-      })
-      .run();
-    tx.update(jobUrls)
-      .set({
-        bucket: "indexed",
-        reason: null,
-        pageId: page.id,
-        httpStatus: options.fetched ? page.httpStatus : sql`${jobUrls.httpStatus}`,
-        updatedAt: now(),
-      })
-      .where(and(eq(jobUrls.jobId, page.jobId), eq(jobUrls.url, options.ledgerUrl)))
-      .run();
-  });
+  const id = page.id;
+  c.transaction(() => {
+    q(c, SQL.page).run(
+      id,
+      page.url,
+      page.canonicalUrl,
+      page.domain,
+      page.host,
+      page.title,
+      page.description,
+      page.contentHash,
+      page.textHash,
+      page.etag,
+      page.lastModified,
+      page.httpStatus,
+      page.fetchedAt,
+      page.fetchedAt,
+      page.jobId,
+      page.declaredLanguage,
+      JSON.stringify(page.hreflang),
+      page.simhash,
+      f.type,
+      f.format,
+      f.audience,
+      f.locale,
+      JSON.stringify(f.topics),
+      f.technicality,
+      f.depth,
+      f.originality,
+      f.promotional,
+      bool(f.hasCode),
+      f.words,
+      f.published,
+    );
+    for (const sql of [SQL.deleteTopics, SQL.deleteAssets, SQL.deleteChunks, SQL.deleteLinks])
+      q(c, sql).run(id);
+    q(c, SQL.body).run(id, page.markdown, JSON.stringify(f.explain));
+    const topic = q(c, SQL.topic);
+    for (const t of f.topics) topic.run(id, t);
+    const asset = q(c, SQL.asset);
+    for (const a of page.assets) asset.run(id, a.url, a.kind, a.alt);
+    const link = q(c, SQL.link);
+    for (const l of page.links)
+      link.run(
+        id,
+        l.targetUrl,
+        l.targetPageId,
+        l.targetHost,
+        l.anchor,
+        l.position,
+        bool(l.internal),
+      );
+    const chunk = q(c, SQL.chunk);
+    for (const ch of page.chunks)
+      chunk.run(id, ch.index, ch.heading, ch.text, ch.tokens, page.jobId);
+    q(c, SQL.history).run(
+      id,
+      page.jobId,
+      page.fetchedAt,
+      page.httpStatus,
+      page.contentHash,
+      bool(options.changed),
+      page.etag,
+      page.lastModified,
+    );
+    q(c, SQL.indexed).run(
+      id,
+      bool(options.fetched),
+      page.httpStatus,
+      now(),
+      page.jobId,
+      options.ledgerUrl,
+    );
+  })();
 }
 
 /** A known page answered 304 or the same content: a history row, fresh validators, `unchanged`. */
@@ -205,41 +241,27 @@ export function recordUnchanged(
     lastModified: string | null;
   },
 ): void {
-  db.transaction((tx) => {
-    const stored = tx
-      .select({ contentHash: pages.contentHash })
-      .from(pages)
-      .where(eq(pages.id, args.pageId))
-      .get();
-    tx.insert(pageHistory)
-      .values({
-        pageId: args.pageId,
-        jobId: args.jobId,
-        fetchedAt: args.fetchedAt,
-        status: args.status,
-        contentHash: stored?.contentHash ?? null,
-        changed: false,
-        etag: args.etag,
-        lastModified: args.lastModified,
-      })
-      .run();
-    tx.update(pages)
-      .set({
-        fetchedAt: args.fetchedAt,
-        etag: sql`coalesce(${args.etag}, ${pages.etag})`,
-        lastModified: sql`coalesce(${args.lastModified}, ${pages.lastModified})`,
-      })
-      .where(eq(pages.id, args.pageId))
-      .run();
-    tx.update(jobUrls)
-      .set({
-        bucket: "unchanged",
-        reason: args.reason,
-        pageId: args.pageId,
-        httpStatus: args.status,
-        updatedAt: now(),
-      })
-      .where(and(eq(jobUrls.jobId, args.jobId), eq(jobUrls.url, args.ledgerUrl)))
-      .run();
-  });
+  const c = db.$client;
+  c.transaction(() => {
+    const stored = c.query<{ contentHash: string }, [string]>(SQL.storedHash).get(args.pageId);
+    q(c, SQL.history).run(
+      args.pageId,
+      args.jobId,
+      args.fetchedAt,
+      args.status,
+      stored?.contentHash ?? null,
+      0,
+      args.etag,
+      args.lastModified,
+    );
+    q(c, SQL.touchPage).run(args.fetchedAt, args.etag, args.lastModified, args.pageId);
+    q(c, SQL.unchanged).run(
+      args.reason,
+      args.pageId,
+      args.status,
+      now(),
+      args.jobId,
+      args.ledgerUrl,
+    );
+  })();
 }

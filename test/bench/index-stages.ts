@@ -1,0 +1,91 @@
+/**
+ * The main thread's per-page search work alone: every page of a doc site processed once (extract,
+ * facets, chunks with the model's word pieces, as the crawl workers do), then timed on this
+ * thread: chunking again, tokenizing the chunks, and upserting the pages into a fresh shard
+ * (what the search indexer does for each stored page). Thread CPU ms per page, several rounds.
+ *
+ *   bun test/bench/index-stages.ts [--site python|postgres|handbook] [--limit N] [--rounds 3]
+ *   bun --cpu-prof-md --cpu-prof-dir=/tmp/prof test/bench/index-stages.ts   (function profile)
+ */
+import { parseArgs } from "node:util";
+import { type ProcessedPage, processPage } from "../../src/crawl/process-page.ts";
+import { chunkMarkdown } from "../../src/search/chunking.ts";
+import { loadTokenCounter } from "../../src/search/model-files.ts";
+import { Shard } from "../../src/search/shard.ts";
+import { tokens } from "../../src/search/tokenizer.ts";
+import { resolvePath } from "../sites/support/doc-server.ts";
+import { docSites, siteUrl } from "../sites/support/doc-sites.ts";
+
+const { values } = parseArgs({
+  options: {
+    site: { type: "string", default: "python" },
+    limit: { type: "string", default: "0" },
+    rounds: { type: "string", default: "3" },
+  },
+});
+const sites = docSites();
+const site = { python: sites.python, postgres: sites.postgres, handbook: sites.handbook }[
+  values.site as "python" | "postgres" | "handbook"
+];
+if (!site) throw new Error("--site: python, postgres or handbook");
+const limit = Number(values.limit) || site.allowedPages.length;
+const counter = loadTokenCounter();
+const chunk = (markdown: string, title: string | null) =>
+  chunkMarkdown(markdown, counter, { title });
+const pages: { url: string; page: ProcessedPage }[] = [];
+for (const path of site.allowedPages.slice(0, limit)) {
+  const found = resolvePath(site, path);
+  if (found.kind !== "file") continue;
+  const { body } = found.rep;
+  const url = siteUrl(site, path);
+  const page = processPage(typeof body === "function" ? body() : body, url, {
+    headers: { "content-type": "text/html" },
+    chunk,
+  });
+  pages.push({ url, page });
+}
+const chunkCount = pages.reduce((n, p) => n + p.page.chunks.length, 0);
+console.log(`${site.host}: ${pages.length} pages, ${chunkCount} chunks`);
+
+const cpu = () => {
+  const u = process.threadCpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const time = (f: () => void) => {
+  const t = cpu();
+  f();
+  return (cpu() - t) / pages.length;
+};
+for (let round = 0; round <= Number(values.rounds); round++) {
+  const chunkMs = time(() => {
+    for (const { page } of pages) chunk(page.doc.markdown, page.doc.title);
+  });
+  const tokenizeMs = time(() => {
+    for (const { page } of pages)
+      for (const c of page.chunks) {
+        tokens(page.doc.title ?? "");
+        tokens(c.heading);
+        tokens(c.text);
+      }
+  });
+  const shard = new Shard("bench");
+  const upsertMs = time(() => {
+    for (const { url, page } of pages)
+      shard.upsertPage({
+        pageId: url,
+        title: page.doc.title ?? "",
+        version: page.textHash,
+        facets: {
+          type: page.facets.type,
+          locale: page.facets.locale,
+          topics: page.facets.topics,
+          technicality: page.facets.technicality,
+        },
+        chunks: page.chunks.map((c) => ({ heading: c.heading, text: c.text })),
+      });
+  });
+  shard.dispose();
+  console.log(
+    `${round === 0 ? "warm-up" : `round ${round}`}: chunk ${chunkMs.toFixed(2)}, tokenize ${tokenizeMs.toFixed(2)}, shard upsert ${upsertMs.toFixed(2)} CPU ms/page`,
+  );
+}
