@@ -19,11 +19,6 @@ export interface SearchRuntime {
   close(): Promise<void>;
 }
 
-const contextText = (chunk: { heading: string; text: string }, title: string | null) =>
-  [title, chunk.heading].filter(Boolean).join(" > ") +
-  (title || chunk.heading ? "\n\n" : "") +
-  chunk.text;
-
 export async function openSearch(
   config: Config,
   db: Db,

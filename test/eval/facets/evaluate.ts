@@ -12,7 +12,6 @@
  * reference's virtualenv): the facets' figures apart from differences of extraction.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { ExtractedDocument } from "../../../src/extract/document.ts";
 import { extractDocument } from "../../../src/extract/extract-document.ts";
