@@ -18,26 +18,13 @@ const HINTS: Readonly<Record<string, string>> = {
     "This tool needs an API key: configure the MCP client to send the HTTP header 'Authorization: Bearer <key>' (an operator creates one with 'webcorpus keys create NAME').",
   forbidden: "The key in use lacks this right; ask the operator for a key with write access.",
   conflict: "Follow the existing job with get_job instead of starting another.",
-  not_implemented: "This part of the service is being rebuilt; use list_content meanwhile.",
+  not_implemented: "This server runs without a search index; use list_content instead.",
 };
 
 export function ok(data: object): CallToolResult {
   return {
     content: [{ type: "text", text: JSON.stringify(data) }],
     structuredContent: data as Record<string, unknown>,
-  };
-}
-
-/** The problem document of an error, as the HTTP API writes it. */
-export function problemOf(err: ServiceError): Record<string, unknown> {
-  return {
-    type: `urn:webcorpus:error:${err.code}`,
-    title: err.title,
-    status: err.status,
-    detail: err.message,
-    code: err.code,
-    ...(err.errors.length > 0 ? { errors: err.errors } : {}),
-    ...err.extra,
   };
 }
 
@@ -49,7 +36,7 @@ export function toolError(err: ServiceError): CallToolResult {
   const detail = err.message.replace(/\.$/, "");
   return {
     content: [{ type: "text", text: `${err.code}: ${detail}.${hint ? ` ${hint}` : ""}` }],
-    structuredContent: problemOf(err),
+    structuredContent: err.problem(),
     isError: true,
   };
 }

@@ -10,16 +10,7 @@ import { type FieldError, PROBLEMS, ServiceError } from "../services/errors.ts";
 export const PROBLEM_TYPE = "application/problem+json";
 
 export function problemResponse(err: ServiceError): Response {
-  const body: Record<string, unknown> = {
-    type: `urn:webcorpus:error:${err.code}`,
-    title: err.title,
-    status: err.status,
-    detail: err.message,
-    code: err.code,
-    ...(err.errors.length > 0 ? { errors: err.errors } : {}),
-    ...err.extra,
-  };
-  return new Response(JSON.stringify(body), {
+  return new Response(JSON.stringify(err.problem()), {
     status: err.status,
     headers: { "content-type": PROBLEM_TYPE, ...err.headers },
   });

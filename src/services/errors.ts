@@ -53,6 +53,19 @@ export class ServiceError extends Error {
   get title(): string {
     return PROBLEMS[this.code][0];
   }
+
+  /** The RFC 9457 problem document, as the HTTP API sends it and MCP tool errors carry it. */
+  problem(): Record<string, unknown> {
+    return {
+      type: `urn:webcorpus:error:${this.code}`,
+      title: this.title,
+      status: this.status,
+      detail: this.message,
+      code: this.code,
+      ...(this.errors.length > 0 ? { errors: this.errors } : {}),
+      ...this.extra,
+    };
+  }
 }
 
 export function invalidParam(param: string, message: string): ServiceError {
