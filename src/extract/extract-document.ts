@@ -9,7 +9,7 @@
 import { decodeHtml } from "./charset.ts";
 import { chromeElements } from "./chrome.ts";
 import { findContainer } from "./containers.ts";
-import { publishedDate } from "./dates.ts";
+import { labeledDate, publishedDate } from "./dates.ts";
 import type { ExtractedDocument } from "./document.ts";
 import type { DomElement } from "./dom.ts";
 import { positionLinks, type RawLink, readLinks } from "./links.ts";
@@ -117,10 +117,19 @@ function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): 
   };
   const meta = readMeta(doc, url, headers);
   const urls = new UrlResolver(meta.baseUrl);
-  const published = publishedDate(meta.publishedRaw, meta.timeValues, url);
   clock.lap("rest");
 
   const container = findContainer(doc, meta.generator);
+  clock.lap("select");
+  const published = publishedDate({
+    metadata: meta.publishedRaw,
+    timeValues: meta.timeValues,
+    url,
+    docs: container !== null,
+    doc,
+    html: text,
+  });
+  clock.lap("rest");
   let main: DomElement | null;
   let raw: RawLink[];
   let chrome: DomElement[] | undefined;
@@ -147,6 +156,7 @@ function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): 
   const rendered = main === null ? NO_CONTENT : markdownRenderer().render(main, urls);
   clock.lap("markdown");
   const plain = markdownToText(rendered.markdown);
+  const dated = published ?? (container === null ? null : labeledDate(plain));
   const links = positionLinks(raw, container === null ? plain : null);
   const words = countWords(plain);
   clock.lap("rest");
@@ -158,7 +168,7 @@ function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): 
     language: meta.language,
     hreflang: meta.hreflang,
     description: meta.description,
-    published,
+    published: dated,
     noindex: meta.noindex,
     nofollow: meta.nofollow,
     assets: rendered.assets,
