@@ -4,6 +4,7 @@
  * serialised in the contract's field order, on a page with every list filled and a body full of
  * characters JSON must escape.
  */
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { Page } from "../../src/schemas/responses.ts";
 import { pageView } from "../../src/services/content-service.ts";
@@ -154,4 +155,28 @@ test("a missing page and a page id in upper case", async () => {
   );
   expect(upper.status).toBe(200);
   expect(await upper.text()).toBe(expected({}));
+});
+
+test("a kept answer follows every write: the writer's, another connection's", async () => {
+  const title = async () => {
+    const r = await api.request("GET", `/api/content/${target}`);
+    return (JSON.parse(await r.text()) as { title: string }).title;
+  };
+  const markdownTitle = async () =>
+    (await (await api.request("GET", `/api/content/${target}.md`)).text()).split("\n")[4];
+  const before = await title();
+  expect(await title()).toBe(before);
+  api.store.write.$client.run("UPDATE pages SET title = 'Renamed' WHERE id = ?1", [target]);
+  expect(await title()).toBe("Renamed");
+  expect(await markdownTitle()).toBe("title: Renamed");
+  const other = new Database(api.config.databasePath);
+  try {
+    other.run("UPDATE pages SET title = 'From elsewhere' WHERE id = ?1", [target]);
+  } finally {
+    other.close();
+  }
+  expect(await title()).toBe("From elsewhere");
+  expect(await markdownTitle()).toBe("title: From elsewhere");
+  api.store.write.$client.run("UPDATE pages SET title = ?2 WHERE id = ?1", [target, before]);
+  expect(await title()).toBe(before);
 });

@@ -9,6 +9,7 @@ import {
   pageScreenshot,
 } from "../../services/content-service.ts";
 import { envelope } from "../../services/envelope.ts";
+import { ReadCache } from "../../services/read-cache.ts";
 import { textPages } from "../../services/search-service.ts";
 import { auth } from "../auth.ts";
 import type { AppDeps } from "../deps.ts";
@@ -18,10 +19,13 @@ import { models, responses } from "../responses.ts";
 export const MARKDOWN = "text/markdown; charset=utf-8";
 /** What Elysia answers for an object; page reads answer their JSON text with the same. */
 const JSON_UTF8 = "application/json;charset=utf-8";
+/** Characters of page answers kept in memory (UTF-16: at most twice as many bytes). */
+const PAGE_CACHE_CHARS = 16 * 1024 * 1024;
 
 export function contentRoutes(deps: AppDeps) {
   const { config, store } = deps;
   const query = contentQuery(config);
+  const answers = new ReadCache(store.read, PAGE_CACHE_CHARS);
   return new Elysia({ name: "routes:content" })
     .use(models)
     .use(auth(store.read, config.publicReads))
@@ -64,14 +68,14 @@ export function contentRoutes(deps: AppDeps) {
         // Both answer a Response, whose bytes are final: Elysia's response check (a clean and a
         // check of the whole page against the schema) is skipped, and `pageJson` writes the
         // fields in the schema's order, as the clean did (test/integration/page-json.test.ts).
-        if (params.page_id.endsWith(".md")) {
-          return new Response(pageMarkdown(store.read, params.page_id.slice(0, -3)), {
-            headers: { "content-type": MARKDOWN },
-          });
+        const id = params.page_id;
+        if (id.endsWith(".md")) {
+          const text = answers.get(id, () => pageMarkdown(store.read, id.slice(0, -3)));
+          return new Response(text, { headers: { "content-type": MARKDOWN } });
         }
-        return new Response(pageJson(store.read, params.page_id, flags), {
-          headers: { "content-type": JSON_UTF8 },
-        });
+        const key = `${id} ${flags.markdown} ${flags.explain}`;
+        const json = answers.get(key, () => pageJson(store.read, id, flags));
+        return new Response(json, { headers: { "content-type": JSON_UTF8 } });
       },
       {
         auth: "read",
