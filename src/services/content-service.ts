@@ -1,7 +1,14 @@
 /** Pages: the faceted list, one page as JSON, one page as markdown with frontmatter. */
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import { getPage, pageExists, readPage, type SummaryRow, screenshotPng } from "../db/page-reads.ts";
+import {
+  type BodyAs,
+  getPage,
+  pageExists,
+  readPage,
+  type SummaryRow,
+  screenshotPng,
+} from "../db/page-reads.ts";
 import {
   listPages,
   listRankedPages,
@@ -163,29 +170,78 @@ export async function listContent(
 
 export const screenshotPath = (pageId: string) => `/api/content/${pageId}/screenshot.png`;
 
-export function pageView(
-  db: Db,
-  id: string,
-  options: { markdown?: boolean; explain?: boolean } = {},
-) {
+interface PageOptions {
+  markdown?: boolean;
+  explain?: boolean;
+}
+
+type PageRead = NonNullable<ReturnType<typeof readPage>>;
+
+function loadPage(db: Db, id: string, body: BodyAs, options: PageOptions) {
   const pid = withPrefix("pg_", id).toLowerCase();
-  const page = readPage(db, pid, options.explain === true);
+  const page = readPage(db, pid, options.markdown === false ? "none" : body, !!options.explain);
   if (!page) throw notFound(`page ${pid}`);
+  return { pid, page };
+}
+
+/** The lists after the body and its facet signals, in the contract's order. */
+const pageLists = (pid: string, page: PageRead) => ({
+  hreflang: (JSON.parse(page.row.hreflang) as [string, string][]).map(([hreflang, url]) => ({
+    hreflang,
+    url,
+  })),
+  assets: page.assets,
+  screenshots: page.screenshots.map((s) => ({ url: screenshotPath(pid), ...s })),
+  history: page.history,
+  cited_by: page.citedBy,
+});
+
+const explained = (row: PageRead["row"], options: PageOptions) =>
+  options.explain ? { explain: JSON.parse(row.explain) as Record<string, unknown> } : {};
+
+/** One page as the contract's object (the MCP tool; HTTP answers `pageJson`). */
+export function pageView(db: Db, id: string, options: PageOptions = {}) {
+  const { pid, page } = loadPage(db, id, "text", options);
   const { row } = page;
   return {
     ...summary(row),
     collections: page.collections,
     ...(options.markdown === false ? {} : { markdown: row.markdown }),
-    ...(options.explain ? { explain: JSON.parse(row.explain) as Record<string, unknown> } : {}),
-    hreflang: (JSON.parse(row.hreflang) as [string, string][]).map(([hreflang, url]) => ({
-      hreflang,
-      url,
-    })),
-    assets: page.assets,
-    screenshots: page.screenshots.map((s) => ({ url: screenshotPath(pid), ...s })),
-    history: page.history,
-    cited_by: page.citedBy,
+    ...explained(row, options),
+    ...pageLists(pid, page),
   };
+}
+
+/**
+ * `pageView` as the HTTP API answers it: serialised in the field order of the response schema
+ * (`Page`, which Elysia's response check used to impose on the object), with the body quoted by
+ * SQLite and spliced in, never decoded and escaped again by `JSON.stringify` (bodies are 6.7 k
+ * characters on average on the PostgreSQL docs corpus: ~18 µs of `JSON.stringify` against ~7 µs
+ * more in SQLite).
+ */
+export function pageJson(db: Db, id: string, options: PageOptions = {}): string {
+  const { pid, page } = loadPage(db, id, "json", options);
+  const { row } = page;
+  const { facets, metrics, fetched_at, indexed_at } = summary(row);
+  const head = JSON.stringify({
+    id: row.id,
+    url: row.url,
+    canonical_url: row.canonicalUrl,
+    title: row.title,
+    description: row.description,
+    domain: row.domain,
+    collections: page.collections,
+    facets,
+    metrics,
+  });
+  const tail = JSON.stringify({
+    ...explained(row, options),
+    fetched_at,
+    indexed_at,
+    ...pageLists(pid, page),
+  });
+  const body = options.markdown === false ? "" : `,"markdown":${row.markdown}`;
+  return `${head.slice(0, -1)}${body},${tail.slice(1)}`;
 }
 
 /** The page as markdown behind a YAML frontmatter that keeps it attributable. */

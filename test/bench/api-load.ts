@@ -5,6 +5,7 @@
  *
  *   bun run bench:api [--duration 6] [--concurrency 8,32] [--reference ../ref] [--rounds 2]
  *                     [--kinds page,list,bundle,openapi,missing-page] [--corpus DIR]
+ *                     [--baseline DIR]
  *
  * Both servers answer from the same corpus: the PostgreSQL 15 docs of the Debian package (1,169
  * pages, test/bench/pg-corpus.ts) built once in --corpus (default
@@ -14,6 +15,8 @@
  * left out until search lands), `bundle` (the 50 most cited pages as one markdown file), plus
  * `openapi` and `missing-page` (a 404 problem). Needs wrk (`apt-get install wrk`); the reference
  * needs its venv (`cd ../ref && bash scripts/install.sh`). Crawl workers are off on both.
+ * --baseline serves another checkout of webcorpus (e.g. `git archive main | tar -x -C DIR`, with
+ * node_modules linked in) beside this one, for a before/after in the same run on a busy machine.
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     duration: { type: "string", default: "6" },
     concurrency: { type: "string", default: "8,32" },
     reference: { type: "string" },
+    baseline: { type: "string" },
     rounds: { type: "string", default: "1" },
     kinds: { type: "string", default: "page,list,bundle,openapi,missing-page" },
     corpus: { type: "string", default: join(homedir(), ".cache", "webcorpus-test", "pg-corpus") },
@@ -151,6 +155,13 @@ cpSync(join(values.corpus, "webcorpus.db"), join(ourDir, "webcorpus.db"));
 const servers: Server[] = [
   await start("bun", ["bun", resolve(import.meta.dir, "../../src/cli.ts"), "serve"], ourDir, {}),
 ];
+let baseDir: string | null = null;
+if (values.baseline) {
+  baseDir = mkdtempSync(join(tmpdir(), "bench-base-"));
+  cpSync(join(values.corpus, "webcorpus.db"), join(baseDir, "webcorpus.db"));
+  const cli = resolve(values.baseline, "src/cli.ts");
+  servers.push(await start("baseline", ["bun", cli, "serve"], baseDir, {}));
+}
 let refDir: string | null = null;
 if (values.reference) {
   refDir = mkdtempSync(join(tmpdir(), "bench-ref-"));
@@ -184,6 +195,6 @@ try {
   }
 } finally {
   for (const server of servers) await server.stop();
-  for (const dir of [ourDir, refDir, scripts])
+  for (const dir of [ourDir, baseDir, refDir, scripts])
     if (dir) rmSync(dir, { recursive: true, force: true });
 }
