@@ -13,6 +13,7 @@ import {
   type UrlEntry,
   type UrlUpdate,
 } from "../db/ledger-repo.ts";
+import type { PageWrite } from "../db/page-writes.ts";
 import { SimhashIndex } from "../facets/simhash.ts";
 import type { Bucket } from "./buckets.ts";
 import type { Fetcher } from "./fetcher.ts";
@@ -23,9 +24,9 @@ import type { TrapGuard } from "./trap-guard.ts";
 import { inScope, nonPageExtension, normalizeUrl } from "./urls.ts";
 import type { CrawlPool } from "./worker-pool.ts";
 
-/** Told when a page is stored, so its chunks reach the search index. */
+/** Told when a page is stored (handed what was written), so its chunks reach the search index. */
 export interface PageIndexer {
-  pageStored(pageId: string, domain: string): void;
+  pageStored(page: PageWrite): void;
 }
 
 export interface JobDeps {

@@ -180,12 +180,13 @@ async function store(
     return;
   }
   run.textHashes.set(page.textHash, url);
-  savePage(run.db, pageWrite(run, url, pid, status, validators, page), {
+  const write = pageWrite(run, url, pid, status, validators, page);
+  savePage(run.db, write, {
     ledgerUrl: url,
     changed: state === null || state.textHash !== page.textHash,
     fetched: url === entry.url,
   });
-  run.deps.indexer?.pageStored(pid, run.domain);
+  run.deps.indexer?.pageStored(write);
   run.addLinks(links, depth);
 }
 

@@ -17,6 +17,7 @@ import {
   storedDomains,
 } from "../db/chunks-repo.ts";
 import type { Db } from "../db/client.ts";
+import type { PageWrite } from "../db/page-writes.ts";
 import type { PageInput } from "./shard.ts";
 import type { ShardRegistry } from "./shard-registry.ts";
 
@@ -45,6 +46,22 @@ export function chunkId(pageId: string, idx: number): string {
   return `${pageId}#${idx}`;
 }
 
+/** A page as the crawl stored it: the same fields `indexPages` reads back. */
+function storedInput(page: PageWrite): PageInput {
+  return {
+    pageId: page.id,
+    title: page.title ?? "",
+    version: page.textHash,
+    facets: {
+      type: page.facets.type,
+      locale: page.facets.locale,
+      topics: page.facets.topics,
+      technicality: page.facets.technicality,
+    },
+    chunks: page.chunks.map((c) => ({ heading: c.heading, text: c.text })),
+  };
+}
+
 function pageInput(page: IndexPage): PageInput {
   return {
     pageId: page.pageId,
@@ -62,7 +79,8 @@ function pageInput(page: IndexPage): PageInput {
 
 export class SearchIndexer {
   readonly #o: IndexerOptions;
-  readonly #queued = new Map<string, Set<string>>();
+  /** Stored pages waiting for their shard, by domain and page id (the latest write wins). */
+  readonly #queued = new Map<string, Map<string, PageInput>>();
   #flushing: Promise<void> | null = null;
   #embedding: Promise<void> | null = null;
   #stopped = false;
@@ -73,11 +91,14 @@ export class SearchIndexer {
     this.#o = options;
   }
 
-  /** A page was stored: index its text now, its vectors when the embedder gets to them. */
-  pageStored(pageId: string, domain: string): void {
-    const set = this.#queued.get(domain) ?? new Set<string>();
-    set.add(pageId);
-    this.#queued.set(domain, set);
+  /**
+   * A page was stored: index its text now, its vectors when the embedder gets to them. Handed
+   * what was written, so nothing is read back from SQLite.
+   */
+  pageStored(page: PageWrite): void {
+    const pages = this.#queued.get(page.domain) ?? new Map<string, PageInput>();
+    pages.set(page.id, storedInput(page));
+    this.#queued.set(page.domain, pages);
     this.#schedule();
   }
 
@@ -99,9 +120,8 @@ export class SearchIndexer {
   async #flushQueued(): Promise<void> {
     const batches = [...this.#queued];
     this.#queued.clear();
-    for (const [domain, ids] of batches) {
-      const pages = indexPages(this.#o.db, [...ids]);
-      await this.#o.registry.upsertPages(domain, pages.map(pageInput));
+    for (const [domain, pages] of batches) {
+      await this.#o.registry.upsertPages(domain, [...pages.values()]);
     }
     this.wakeEmbedding();
   }

@@ -39,6 +39,9 @@ export class TextIndex {
   #totalLength = 0;
   #documents = 0;
   #scores = new Float64Array(1024);
+  /** Occurrences of each term in the field being added (zero between calls). */
+  #tf = new Int32Array(1024);
+  readonly #touched: number[] = [];
 
   get terms(): number {
     return this.#terms.length;
@@ -73,6 +76,11 @@ export class TextIndex {
         sizes.set(this.#sizes);
         this.#sizes = sizes;
       }
+      if (id >= this.#tf.length) {
+        const tf = new Int32Array(this.#sizes.length);
+        tf.set(this.#tf);
+        this.#tf = tf;
+      }
     }
     return id;
   }
@@ -84,26 +92,37 @@ export class TextIndex {
     if (previous === 0 && tokens.length > 0) this.#documents++;
     this.#lengths[slot] = Math.min(65535, previous + tokens.length);
     this.#totalLength += (this.#lengths[slot] as number) - previous;
-    const counts = new Map<string, number>();
-    for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
-    for (const [term, count] of counts) {
-      const id = this.#termId(term);
-      let list = this.#lists[id] as Uint32Array;
-      let size = this.#sizes[id] as number;
-      const last = size > 0 ? (list[size - 1] as number) : -1;
-      if (last >= 0 && last >>> 8 === slot) {
-        list[size - 1] = slot * 256 + Math.min(MAX_TF, (last & 255) + weight * count);
-        continue;
+    // Term ids in order of first occurrence, as a Map of counts would give them.
+    const touched = this.#touched;
+    for (const t of tokens) {
+      const id = this.#termId(t);
+      if (this.#tf[id] === 0) touched.push(id);
+      this.#tf[id] = (this.#tf[id] as number) + 1;
+    }
+    try {
+      for (const id of touched) {
+        const count = this.#tf[id] as number;
+        this.#tf[id] = 0;
+        let list = this.#lists[id] as Uint32Array;
+        let size = this.#sizes[id] as number;
+        const last = size > 0 ? (list[size - 1] as number) : -1;
+        if (last >= 0 && last >>> 8 === slot) {
+          list[size - 1] = slot * 256 + Math.min(MAX_TF, (last & 255) + weight * count);
+          continue;
+        }
+        if (size > 0 && last >>> 8 > slot) throw new RangeError("slots must be indexed in order");
+        if (size === list.length) {
+          const grown = new Uint32Array(size * 2);
+          grown.set(list);
+          this.#lists[id] = grown;
+          list = grown;
+        }
+        list[size++] = slot * 256 + Math.min(MAX_TF, weight * count);
+        this.#sizes[id] = size;
       }
-      if (size > 0 && last >>> 8 > slot) throw new RangeError("slots must be indexed in order");
-      if (size === list.length) {
-        const grown = new Uint32Array(size * 2);
-        grown.set(list);
-        this.#lists[id] = grown;
-        list = grown;
-      }
-      list[size++] = slot * 256 + Math.min(MAX_TF, weight * count);
-      this.#sizes[id] = size;
+    } finally {
+      for (const id of touched) this.#tf[id] = 0;
+      touched.length = 0;
     }
   }
 
@@ -200,6 +219,7 @@ export class TextIndex {
       }
     }
     index.#sizes = new Int32Array(Math.max(1024, raw.terms.length));
+    index.#tf = new Int32Array(index.#sizes.length); // one counter per term, as #sizes
     raw.terms.forEach((term, id) => {
       const start = raw.offsets[id] as number;
       const end = raw.offsets[id + 1] as number;

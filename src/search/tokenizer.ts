@@ -12,6 +12,7 @@
  * Stop words stay in the index: a query drops them unless nothing else remains (`queryTerms`).
  */
 import { components, type Tokenizer } from "@orama/orama";
+import { HASH_SEED, hashStep, SliceCache } from "./slice-cache.ts";
 
 /** Bumped whenever a change here would index text differently: shards record it. */
 export const TOKENIZER_VERSION = 1;
@@ -69,8 +70,88 @@ export function foldText(text: string): string {
   return folded.toLowerCase();
 }
 
-/** Every token of `text` in order, duplicates kept. */
+/** Tokens of ASCII words as written (case kept), by the word's characters (see slice-cache.ts). */
+const asciiWords = new SliceCache<string>(STEM_CACHE_LIMIT);
+
+function pushAsciiWord(out: string[], text: string, start: number, end: number, hash: number) {
+  if (end - start > MAX_TOKEN_LENGTH) return;
+  let token = asciiWords.get(text, start, end, hash);
+  if (token === undefined) {
+    const word = text.slice(start, end);
+    token = stem(word.toLowerCase());
+    asciiWords.set(word, hash, token);
+  }
+  out.push(token);
+}
+
+const isSpace = (c: number) => c === 32 || c === 10 || c === 9 || c === 13;
+
+/**
+ * Every token of `text` in order, duplicates kept. Folding and word rules never act across
+ * whitespace, so the text is taken a whitespace-separated piece at a time: a piece of printable
+ * ASCII is tokenized here, without a regex or a substring per word (folding is lower case, words
+ * are runs of [A-Za-z0-9], a word seen before is one lookup); runs of other pieces go through
+ * `unicodeTokens`. The test suite checks both paths against each other.
+ */
 export function tokens(text: string): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  let pieceStart = 0;
+  /** out.length when the current piece started. */
+  let mark = 0;
+  let ascii = true;
+  /** Start of the pending run of pieces that take the Unicode rules (−1: none). */
+  let unicodeStart = -1;
+  let wordStart = -1;
+  let hash = HASH_SEED;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 32;
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)) {
+      if (ascii) {
+        if (wordStart < 0) {
+          wordStart = i;
+          hash = HASH_SEED;
+        }
+        hash = hashStep(hash, c);
+      }
+      continue;
+    }
+    if (isSpace(c)) {
+      if (!ascii) {
+        if (unicodeStart < 0) unicodeStart = pieceStart;
+      } else {
+        if (wordStart >= 0) pushAsciiWord(out, text, wordStart, i, hash);
+        if (unicodeStart >= 0 && out.length > mark) {
+          // The pending Unicode run comes first.
+          const own = out.splice(mark);
+          for (const t of unicodeTokens(text.slice(unicodeStart, pieceStart))) out.push(t);
+          for (const t of own) out.push(t);
+          unicodeStart = -1;
+        }
+      }
+      ascii = true;
+      wordStart = -1;
+      pieceStart = i + 1;
+      mark = out.length;
+      continue;
+    }
+    if (!ascii) continue;
+    if (c > 126 || c < 32) {
+      // Not printable ASCII: the whole piece takes the Unicode rules.
+      ascii = false;
+      out.length = mark;
+      wordStart = -1;
+    } else if (wordStart >= 0) {
+      pushAsciiWord(out, text, wordStart, i, hash); // ASCII punctuation ends a word
+      wordStart = -1;
+    }
+  }
+  if (unicodeStart >= 0) for (const t of unicodeTokens(text.slice(unicodeStart))) out.push(t);
+  return out;
+}
+
+/** `tokens` by the Unicode rules alone (any text; `tokens` takes them only where needed). */
+export function unicodeTokens(text: string): string[] {
   const out: string[] = [];
   for (const match of foldText(text).matchAll(WORD)) {
     const word = match[0];

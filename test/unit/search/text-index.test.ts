@@ -103,6 +103,17 @@ describe("TextIndex", () => {
     expect(after.map((h) => h.slot)).toEqual(before.map((h) => remap[h.slot] as number));
   });
 
+  test("a loaded index with thousands of terms indexes new chunks under its old terms", () => {
+    const words = Array.from({ length: 3000 }, (_, i) => `w${i}`);
+    const index = new TextIndex();
+    index.add(0, words, 1);
+    const loaded = TextIndex.load(index.save(new Int32Array([0]), 1));
+    loaded.add(1, ["w2999", "w2999", "w5"], 1);
+    const hits = loaded.search(["w2999"], 10, new Uint8Array([1, 1]), null);
+    expect(hits.map((h) => h.slot)).toEqual([1, 0]);
+    expect(loaded.search(["w5"], 10, new Uint8Array([0, 1]), null).map((h) => h.slot)).toEqual([1]);
+  });
+
   test("slots must come in order", () => {
     const index = new TextIndex();
     index.add(5, ["a"], 1);
