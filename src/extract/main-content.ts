@@ -38,6 +38,8 @@ export const DEFAULT_STRATEGY: MainContentStrategy = "hybrid";
 
 /** Readability's article is the content when it holds this share of the page's text. */
 const ARTICLE_SHARE = 0.5;
+/** The article's pruning left less than this share of it: the page is taken instead. */
+const PRUNED_AWAY = 0.05;
 
 export interface MainContentInput {
   readonly doc: DomDocument;
@@ -111,8 +113,19 @@ export function selectMainContent(
   strategy: MainContentStrategy = DEFAULT_STRATEGY,
 ): DomElement | null {
   const [node, page] = choose(input, strategy);
-  if (node !== null && strategy !== "readability") {
-    dropBoilerplate(node, page ? PAGE_RULES : undefined);
+  if (node === null || strategy === "readability") return node;
+  const before = strategy === "hybrid" && !page ? contentLength(node) : 0;
+  dropBoilerplate(node, page ? PAGE_RULES : undefined);
+  // Readability returns the whole page for a listing (a blog index, a press list), and the
+  // article's pruning then drops the list itself: when pruning leaves almost nothing of what
+  // Readability chose, the page without its chrome is the content.
+  if (before > 0 && contentLength(node) < PRUNED_AWAY * before) {
+    const fresh = input.reparse();
+    const content = fresh === null ? null : pageContent(fresh);
+    if (content !== null) {
+      dropBoilerplate(content, PAGE_RULES);
+      if (contentLength(content) > contentLength(node)) return content;
+    }
   }
   return node;
 }

@@ -229,6 +229,8 @@ export async function runBun(server: DocServerProcess, spec: CrawlSpec): Promise
       server,
       [
         "bun",
+        // e.g. BENCH_BUN_FLAGS=--smol: Bun's own flags for the crawl process
+        ...(process.env.BENCH_BUN_FLAGS?.split(" ").filter(Boolean) ?? []),
         "--preload",
         "./test/bench/support/stage-timings.ts",
         "src/cli.ts",

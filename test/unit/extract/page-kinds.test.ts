@@ -115,3 +115,24 @@ test("React streaming segments (<div hidden id=S:n>) are content", () => {
     "A complete meal in a shake",
   );
 });
+
+test("a blog index whose article is a list of links keeps the list (Readability takes the whole page, its pruning would drop the list)", () => {
+  const posts = [
+    ["/blog/branching", "How we made branching instant", "March 4, 2026"],
+    ["/blog/release-17", "Release 17 is here", "February 20, 2026"],
+    ["/blog/pooling", "Connection pooling for serverless functions", "February 2, 2026"],
+    ["/blog/scale-to-zero", "Why scale to zero matters", "January 14, 2026"],
+  ];
+  const items = posts.map(
+    ([href, title, date]) => `<li><a href="${href}">${title}</a> — ${date}</li>`,
+  );
+  const doc = extractDocument(
+    page(`<main><article><h1>Blog</h1><ul>${items.join("")}</ul></article></main>`),
+    "https://example.com/blog",
+  );
+  for (const [, title, date] of posts) {
+    expect(doc.markdown).toContain(`${title}`);
+    expect(doc.text).toContain(`${date}`);
+  }
+  for (const chrome of ["Pricing", "Privacy", "cookies"]) expect(doc.text).not.toContain(chrome);
+});
