@@ -22,7 +22,7 @@ import {
 } from "./dom.ts";
 import { densestContainer, semanticContainer } from "./own-content.ts";
 import { contentLength, pageContent } from "./page-content.ts";
-import { dropConsentBanners } from "./prune.ts";
+import { dropConsentBanners, dropWidgets } from "./prune.ts";
 import { readabilityContent } from "./readability-content.ts";
 
 export const MAIN_CONTENT_STRATEGIES = [
@@ -76,7 +76,10 @@ function readable(doc: DomDocument): DomElement | null {
 function hybrid({ doc, reparse, articleHint }: MainContentInput): [DomElement | null, boolean] {
   if (tooLarge(doc)) return [pageContent(doc), true];
   const total = doc.body ? contentLength(doc.body) : 0;
-  if (doc.body) dropConsentBanners(doc.body);
+  if (doc.body) {
+    dropConsentBanners(doc.body);
+    dropWidgets(doc.body); // before Readability, which strips the inputs that tell them apart
+  }
   const article = readabilityContent(doc);
   if (article !== null) {
     const hinted = articleHint && longParagraphs(article) >= 1;
@@ -114,6 +117,7 @@ export function selectMainContent(
 ): DomElement | null {
   const [node, page] = choose(input, strategy);
   if (node === null || strategy === "readability") return node;
+  dropWidgets(node);
   const before = strategy === "hybrid" && !page ? contentLength(node) : 0;
   dropBoilerplate(node, page ? PAGE_RULES : undefined);
   // Readability returns the whole page for a listing (a blog index, a press list), and the
@@ -123,6 +127,7 @@ export function selectMainContent(
     const fresh = input.reparse();
     const content = fresh === null ? null : pageContent(fresh);
     if (content !== null) {
+      dropWidgets(content);
       dropBoilerplate(content, PAGE_RULES);
       if (contentLength(content) > contentLength(node)) return content;
     }

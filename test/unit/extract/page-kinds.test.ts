@@ -136,3 +136,27 @@ test("a blog index whose article is a list of links keeps the list (Readability 
   }
   for (const chrome of ["Pricing", "Privacy", "cookies"]) expect(doc.text).not.toContain(chrome);
 });
+
+test("a product page keeps its add-to-cart form, drops sign-in, newsletter and review forms and dialogs", () => {
+  const html = page(`<main>
+<h1>Walnut desk</h1>
+<form action="/cart/add"><p>Price: $649.00</p><label>Finish</label><select><option>Oiled</option></select>
+<p>Width options: 120 cm or 140 cm, made to order in four weeks.</p><button>Add to cart</button></form>
+<section><h2>Description</h2><p>Solid walnut top on a powder-coated steel frame, finished by hand with natural oil.</p></section>
+<section><h2>Details</h2><ul><li>Height 74 cm</li><li>Weight 32 kg</li></ul></section>
+<div role="dialog" aria-label="Report"><h2>Report this item</h2><p>Tell us why you are reporting this listing to our team.</p></div>
+<form class="login"><label>Your password</label><input type="password"><p>Forgot your password? Reset it here.</p></form>
+<form class="newsletter-signup"><p>Get ten percent off your first order when you join our list.</p><input type="email"></form>
+<form class="write-review"><p>Write a review of this desk for other buyers.</p><textarea></textarea></form>
+</main>`);
+  const doc = extractDocument(html, "https://shop.example.com/p/walnut-desk");
+  for (const kept of ["Price: $649.00", "Width options", "Solid walnut top", "Height 74 cm"])
+    expect(doc.text).toContain(kept);
+  for (const dropped of [
+    "Report this item",
+    "Forgot your password",
+    "ten percent off",
+    "Write a review",
+  ])
+    expect(doc.text).not.toContain(dropped);
+});
