@@ -22,8 +22,9 @@ import {
 } from "./dom.ts";
 import { densestContainer, semanticContainer } from "./own-content.ts";
 import { contentLength, pageContent } from "./page-content.ts";
-import { dropConsentBanners, dropWidgets } from "./prune.ts";
+import { dropConsentBanners, dropNeverContent, dropWidgets } from "./prune.ts";
 import { readabilityContent } from "./readability-content.ts";
+import { dropRepeatedBlocks } from "./repeats.ts";
 
 export const MAIN_CONTENT_STRATEGIES = [
   "readability",
@@ -110,6 +111,13 @@ function choose(
   }
 }
 
+/** Blocks the page repeats (a panel for phones and one for desktops, one of them hidden by a
+ * stylesheet; a quoted post): its hidden parts go first, then the later copies. */
+function dropRepeats(node: DomElement, page: boolean): void {
+  dropNeverContent(node);
+  dropRepeatedBlocks(node, page);
+}
+
 /** The main content node of the page (its tree may be rewritten), or null when there is none. */
 export function selectMainContent(
   input: MainContentInput,
@@ -120,6 +128,7 @@ export function selectMainContent(
   dropWidgets(node);
   const before = strategy === "hybrid" && !page ? contentLength(node) : 0;
   dropBoilerplate(node, page ? PAGE_RULES : undefined);
+  dropRepeats(node, page);
   // Readability returns the whole page for a listing (a blog index, a press list), and the
   // article's pruning then drops the list itself: when pruning leaves almost nothing of what
   // Readability chose, the page without its chrome is the content.
@@ -129,6 +138,7 @@ export function selectMainContent(
     if (content !== null) {
       dropWidgets(content);
       dropBoilerplate(content, PAGE_RULES);
+      dropRepeats(content, true);
       if (contentLength(content) > contentLength(node)) return content;
     }
   }

@@ -160,3 +160,38 @@ test("a product page keeps its add-to-cart form, drops sign-in, newsletter and r
   ])
     expect(doc.text).not.toContain(dropped);
 });
+
+test("a block the page repeats (a panel for phones and for desktops, a quoted post) is kept once", () => {
+  const panel = `<h2>Classic II</h2><p>$168.00</p><p>Free shipping over $75 and easy returns within thirty days.</p>`;
+  const html =
+    page(`<main><div class="d-md-none">${panel}</div><div class="d-none d-md-block">${panel}</div>
+<section><h2>Description</h2><p>A clean dial with hex-shaped skeleton hands on a stainless steel case of 44 mm.</p></section></main>`);
+  const doc = extractDocument(html, "https://shop.example.com/p/classic-ii");
+  expect(doc.text.split("Free shipping over $75").length - 1).toBe(1);
+  expect(doc.text).toContain("A clean dial with hex-shaped skeleton hands");
+
+  const question =
+    "Has anybody tried a beta of Ubuntu 24.04 yet? Which Qt version will it ship in a week's time?";
+  const thread = page(`<main><h1>Which Qt6 version for Ubuntu 24.04</h1>
+<div class="post"><p>${question}</p></div>
+<div class="post"><blockquote><p>${question}</p></blockquote><p>It ships Qt 6.4, the distribution's packages lag behind the releases by a year or so.</p></div></main>`);
+  const forum = extractDocument(thread, "https://forum.example.com/t/qt6-ubuntu");
+  expect(forum.text.split("Has anybody tried a beta").length - 1).toBe(1);
+  expect(forum.text).toContain("It ships Qt 6.4");
+});
+
+test("an article's own repeated paragraphs stay (a recipe's recurring line)", () => {
+  const line = "Portion containers: one green, one purple, one red, and one teaspoon of oil.";
+  const days = ["Monday", "Tuesday"]
+    .map(
+      (d) =>
+        `<h2>${d}</h2><p>Breakfast for ${d} is a shake with spinach, strawberries and almond milk, blended until smooth and cold.</p><p>${line}</p>`,
+    )
+    .join("");
+  const html = page(
+    `<article><h1>A week of meals</h1><p>${"This plan balances protein, fibre and fat across the day. ".repeat(4)}</p>${days}</article>`,
+    `<meta property="og:type" content="article">`,
+  );
+  const doc = extractDocument(html, "https://news.example.com/meals");
+  expect(doc.text.split("Portion containers").length - 1).toBe(2);
+});
