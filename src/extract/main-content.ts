@@ -40,7 +40,7 @@ export const DEFAULT_STRATEGY: MainContentStrategy = "hybrid";
 /** Readability's article is the content when it holds this share of the page's text. */
 const ARTICLE_SHARE = 0.5;
 /** The article's pruning left less than this share of it: the page is taken instead. */
-const PRUNED_AWAY = 0.05;
+const PRUNED_AWAY = 0.1;
 
 export interface MainContentInput {
   readonly doc: DomDocument;

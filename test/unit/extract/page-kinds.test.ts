@@ -195,3 +195,13 @@ test("an article's own repeated paragraphs stay (a recipe's recurring line)", ()
   const doc = extractDocument(html, "https://news.example.com/meals");
   expect(doc.text.split("Portion containers").length - 1).toBe(2);
 });
+
+test("a grid page whose article pruning leaves a heading and a sentence keeps its grid", () => {
+  const names = Array.from({ length: 16 }, (_, i) => `Desk model ${i + 1}`);
+  const grid = `<div class="grid">${names.map((n, i) => `<div class="card"><a href="/p/${i}">${n} — from $${100 + i}</a></div>`).join("")}</div>`;
+  const doc = extractDocument(
+    page(`<main><h1>Desks</h1><p>Every desk we make.</p>${grid}</main>`),
+    "https://shop.example.com/desks",
+  );
+  for (const name of names) expect(doc.text).toContain(name);
+});
