@@ -78,6 +78,10 @@ export interface BoilerplateRules {
   readonly comments: boolean;
   readonly captions: boolean;
   readonly linkDensity: boolean;
+  /** Link lists are dropped only while together they hold at most this share of the text
+   * (beside one product, a grid of other products is an aside; a grid that is most of the
+   * page is the page). */
+  readonly linkListShare?: number;
 }
 
 export const ALL_RULES: BoilerplateRules = {
@@ -156,6 +160,7 @@ export function dropBoilerplate(node: DomNode, given: BoilerplateRules = ALL_RUL
   // Comments holding most of the content are the content (a thread, a Q&A page).
   const rules = given.comments && commentShare(node) > 0.5 ? { ...given, comments: false } : given;
   const doomed: DomElement[] = [];
+  const linkLists: DomElement[] = [];
   let total = -1;
   // A boilerplate-named element holding half the text is a misleading name, not boilerplate.
   const small = (el: DomElement): boolean => {
@@ -179,10 +184,16 @@ export function dropBoilerplate(node: DomNode, given: BoilerplateRules = ALL_RUL
       }
     }
     if (rules.linkDensity && BLOCKS.has(tag) && isLinkList(el)) {
-      doomed.push(el);
+      linkLists.push(el);
       return false;
     }
     return true;
   });
   for (const el of doomed) el.remove();
+  const share = rules.linkListShare;
+  if (share !== undefined && linkLists.length > 0) {
+    const listed = linkLists.reduce((n, el) => n + collapsedLength(textOf(el)), 0);
+    if (listed > share * collapsedLength(textOf(node))) return;
+  }
+  for (const el of linkLists) el.remove();
 }

@@ -11,7 +11,7 @@
  *   and Readability found prose, or Readability's article holds half the page's text), else
  *   the page without its chrome.
  */
-import { dropBoilerplate, PAGE_RULES } from "./boilerplate.ts";
+import { type BoilerplateRules, dropBoilerplate, PAGE_RULES } from "./boilerplate.ts";
 import {
   type DomDocument,
   type DomElement,
@@ -48,6 +48,8 @@ export interface MainContentInput {
   readonly reparse: () => DomDocument | null;
   /** The page's metadata says it is an article (JSON-LD type, og:type). */
   readonly articleHint: boolean;
+  /** The page's metadata says it shows one product (JSON-LD Product, og:type product). */
+  readonly productHint?: boolean;
 }
 
 function longParagraphs(node: DomElement): number {
@@ -111,6 +113,10 @@ function choose(
   }
 }
 
+function pageRules(input: MainContentInput): BoilerplateRules {
+  return input.productHint ? { ...PAGE_RULES, linkDensity: true, linkListShare: 0.5 } : PAGE_RULES;
+}
+
 /** Blocks the page repeats (a panel for phones and one for desktops, one of them hidden by a
  * stylesheet; a quoted post): its hidden parts go first, then the later copies. */
 function dropRepeats(node: DomElement, page: boolean): void {
@@ -127,7 +133,7 @@ export function selectMainContent(
   if (node === null || strategy === "readability") return node;
   dropWidgets(node);
   const before = strategy === "hybrid" && !page ? contentLength(node) : 0;
-  dropBoilerplate(node, page ? PAGE_RULES : undefined);
+  dropBoilerplate(node, page ? pageRules(input) : undefined);
   dropRepeats(node, page);
   // Readability returns the whole page for a listing (a blog index, a press list), and the
   // article's pruning then drops the list itself: when pruning leaves almost nothing of what
@@ -137,7 +143,7 @@ export function selectMainContent(
     const content = fresh === null ? null : pageContent(fresh);
     if (content !== null) {
       dropWidgets(content);
-      dropBoilerplate(content, PAGE_RULES);
+      dropBoilerplate(content, pageRules(input));
       dropRepeats(content, true);
       if (contentLength(content) > contentLength(node)) return content;
     }

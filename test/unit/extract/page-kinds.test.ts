@@ -205,3 +205,37 @@ test("a grid page whose article pruning leaves a heading and a sentence keeps it
   );
   for (const name of names) expect(doc.text).toContain(name);
 });
+
+const PRODUCT_LD = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Walnut desk"}</script>`;
+const cards = (names: string[]) =>
+  `<div class="grid">${names.map((n, i) => `<div class="card"><a href="/p/${i}">${n} — from $${100 + i}</a></div>`).join("")}</div>`;
+
+test("the page without its chrome: beside one product a grid of other products goes, a grid that is most of the page stays", () => {
+  const others = [
+    "Oak side table",
+    "Ash bookshelf",
+    "Walnut monitor stand",
+    "Cherry desk organizer",
+  ];
+  const html = page(
+    `<main><div class="buy"><h1>Walnut desk</h1><span class="price">$649.00</span><div>In stock, ships in four weeks.</div></div>
+<div class="tab"><h2>Description</h2><div>Solid walnut top on a powder-coated steel frame, finished by hand with natural oil.</div></div>
+<div class="tab"><h2>Details</h2><ul><li>Height 74 cm</li><li>Width 120 or 140 cm</li><li>Weight 32 kg</li></ul></div>
+<h2>Customers also bought</h2>${cards(others)}</main>`,
+    PRODUCT_LD,
+  );
+  const doc = extractDocument(html, "https://shop.example.com/p/walnut-desk", {
+    mainContent: "page",
+  });
+  expect(doc.text).toContain("Solid walnut top");
+  expect(doc.text).toContain("Height 74 cm");
+  for (const name of others) expect(doc.text).not.toContain(name);
+
+  const many = Array.from({ length: 16 }, (_, i) => `Desk model ${i + 1}`);
+  const grid = extractDocument(
+    page(`<main><h1>Desks</h1><p>Every desk we make.</p>${cards(many)}</main>`, PRODUCT_LD),
+    "https://shop.example.com/desks",
+    { mainContent: "page" },
+  );
+  for (const name of many) expect(grid.text).toContain(name);
+});
