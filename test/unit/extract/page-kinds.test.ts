@@ -239,3 +239,32 @@ test("the page without its chrome: beside one product a grid of other products g
   );
   for (const name of many) expect(grid.text).toContain(name);
 });
+
+test("customer reviews beside a product go; a page of reviews keeps them", () => {
+  const reviews = [
+    "Sturdy and beautiful, assembly took twenty minutes and the finish is flawless.",
+    "The oil finish picked up a water ring in the first week, otherwise a lovely desk.",
+    "Exactly as pictured, the walnut grain is even nicer in person than in the photos.",
+  ]
+    .map((r, i) => `<div class="review"><span>Buyer ${i + 1}</span><p>${r}</p></div>`)
+    .join("");
+  const html = page(
+    `<main><h1>Walnut desk</h1><p>Price: $649.00</p>
+<section><h2>Description</h2><p>Solid walnut top on a powder-coated steel frame, finished by hand with natural oil. Each top is cut from a single board and sanded three times before it is oiled.</p>
+<p>The frame takes a monitor arm and a cable tray; the feet level the desk on an uneven floor. We deliver it in two boxes and take the packaging back.</p></section>
+<section class="product-reviews"><h2>Reviews (3)</h2>${reviews}</section></main>`,
+  );
+  const doc = extractDocument(html, "https://shop.example.com/p/walnut-desk");
+  expect(doc.text).toContain("Solid walnut top");
+  for (const gone of ["Sturdy and beautiful", "water ring", "Buyer 2"])
+    expect(doc.text).not.toContain(gone);
+
+  const wall = extractDocument(
+    page(
+      `<main><h1>What our customers say</h1><section class="customer-reviews">${reviews}</section></main>`,
+    ),
+    "https://shop.example.com/reviews",
+  );
+  expect(wall.text).toContain("Sturdy and beautiful");
+  expect(wall.text).toContain("water ring");
+});
