@@ -24,8 +24,9 @@ const DROP_CLASS =
   /(?:^|\s)(?:headerlink|navheader|navfooter|sphinxsidebar|related|breadcrumbs?|skip-?link|sr-only|visually-?hidden|screen-reader-text|copybutton|edit-?this-?page|share|social|newsletter|cookie\S*|consent\S*|gdpr\S*|onetrust\S*|ot-sdk\S*|didomi\S*|qc-cmp\S*)(?:\s|$)/i;
 
 // Cookie-consent managers (OneTrust, Cookiebot, Didomi, Usercentrics, Quantcast, TrustArc, …).
+// An id naming a consent banner after a prefix: "modal_cookie-consent", "site-cookie-banner".
 const CONSENT_ID =
-  /^(?:onetrust|ot-sdk|cookie|consent|gdpr|didomi|usercentrics|qc-cmp|truste|cybot|CybotCookiebot|sp_message|cc-|cky-|iubenda)/i;
+  /^(?:onetrust|ot-sdk|cookie|consent|gdpr|didomi|usercentrics|qc-cmp|truste|cybot|CybotCookiebot|sp_message|cc-|cky-|iubenda)|[-_](?:cookies?[-_]?(?:consent|banner|notice|bar|policy|settings|popup|modal|law)|gdpr)(?:$|[-_])/i;
 
 const CONSENT_CLASS =
   /(?:^|\s)(?:cookie\S*|consent\S*|gdpr\S*|onetrust\S*|ot-sdk\S*|didomi\S*|qc-cmp\S*)(?:\s|$)/i;

@@ -268,3 +268,18 @@ test("customer reviews beside a product go; a page of reviews keeps them", () =>
   expect(wall.text).toContain("Sturdy and beautiful");
   expect(wall.text).toContain("water ring");
 });
+
+test("a consent dialog whose id names it after a prefix (modal_cookie-consent) is not the content", () => {
+  const cookies = ["Technical", "Functionality", "Analytics", "Advertising"]
+    .map(
+      (k) =>
+        `<h4>${k} cookies</h4><p>These cookies are used by this platform to provide ${k.toLowerCase()} features; they are stored on your device for up to twelve months and you can switch them off here at any time.</p>`,
+    )
+    .join("");
+  const html =
+    page(`<main><h1>Automatic watches</h1><p>An automatic watch winds itself as you move.</p></main>
+<div id="modal_cookie-consent" class="modal"><div class="modal_content"><p>Our platform uses several kinds of cookies, each with its own purpose.</p>${cookies}</div></div>`);
+  const doc = extractDocument(html, "https://watches.example.com/automatic-watches");
+  expect(doc.text).toContain("An automatic watch winds itself");
+  expect(doc.text).not.toContain("Functionality cookies");
+});
