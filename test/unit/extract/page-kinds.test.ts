@@ -283,3 +283,13 @@ test("a consent dialog whose id names it after a prefix (modal_cookie-consent) i
   expect(doc.text).toContain("An automatic watch winds itself");
   expect(doc.text).not.toContain("Functionality cookies");
 });
+
+test("a stray <![CDATA[ in the body is a bogus comment, as in a browser, not the rest of the page", () => {
+  const html = page(`<![CDATA[
+<div id="top"></div><main><h1>Which GPU to buy</h1>
+<div class="post"><p>I am planning to buy an RX 7900 XTX but there are many brands; which one runs coolest?</p></div>
+<div class="post"><p>Cards of the same GPU are within a few percent of each other; pick the one with the best cooler.</p></div></main>`);
+  const doc = extractDocument(html, "https://forum.example.com/t/gpu");
+  expect(doc.text).toContain("I am planning to buy an RX 7900 XTX");
+  expect(doc.text).toContain("pick the one with the best cooler");
+});
