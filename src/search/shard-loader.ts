@@ -50,8 +50,11 @@ export async function loadShard(dir: string, domain: string): Promise<LoadedShar
       generations.length = 0;
     }
   } else {
+    // No file at all is a new domain's empty shard: nothing was lost, nothing to rebuild (a
+    // marker here outlived every crawl of a new domain and made the next start re-embed it all).
+    // Logs without their snapshot continue one that is gone.
     nextLog = generations[0] ?? 0;
-    if (nextLog !== 0 || generations.length === 0) health = "missing";
+    if (nextLog !== 0) health = "missing";
   }
   for (const g of generations) {
     if (g < nextLog) continue;

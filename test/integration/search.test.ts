@@ -143,6 +143,24 @@ test("any query string is safe", async () => {
   }
 });
 
+test("a restart keeps every vector: no rebuild marker, nothing embedded again", async () => {
+  await c.search.close();
+  const dir = join(c.dataDir, "shards");
+  expect(readdirSync(dir).filter((f) => f.endsWith(".rebuild"))).toEqual([]);
+  const reopened = await openSearch(c.config, c.store.write, () => {});
+  try {
+    await reopened.indexer.reconcile();
+    await reopened.indexer.settled();
+    const unembedded = c.store.read.$client
+      .query<{ n: number }, []>("SELECT count(*) AS n FROM chunks WHERE embedded = 0")
+      .get()?.n;
+    expect(unembedded).toBe(0);
+    expect((await reopened.registry.shard("acme.test")).chunksWithoutVectors()).toEqual([]);
+  } finally {
+    await reopened.close();
+  }
+});
+
 test("a deleted shard file is rebuilt from SQLite on the next start", async () => {
   await c.search.registry.flush();
   const dir = join(c.dataDir, "shards");
