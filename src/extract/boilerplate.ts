@@ -1,7 +1,7 @@
 /**
  * Boilerplate inside the main content of pages that are not documentation: bylines and
  * datelines, image captions and credits, share and follow bars, newsletter and subscription
- * boxes, "related"/"read more" link lists, author bios, tags, ads. Recognized by class/id names
+ * boxes, "related"/"read more" link lists, author bios, tags, ads, customer reviews. Recognized by class/id names
  * and by link density; what remains is the text a reader came for.
  */
 import { type DomElement, type DomNode, textOf, walkElements } from "./dom.ts";
@@ -78,6 +78,10 @@ export interface BoilerplateRules {
   readonly comments: boolean;
   readonly captions: boolean;
   readonly linkDensity: boolean;
+  /** Link lists are dropped only while together they hold at most this share of the text
+   * (beside one product, a grid of other products is an aside; a grid that is most of the
+   * page is the page). */
+  readonly linkListShare?: number;
 }
 
 export const ALL_RULES: BoilerplateRules = {
@@ -86,12 +90,28 @@ export const ALL_RULES: BoilerplateRules = {
   captions: true,
   linkDensity: true,
 };
-export const PAGE_RULES: BoilerplateRules = { ...ALL_RULES, comments: false, linkDensity: false };
+export const PAGE_RULES: BoilerplateRules = {
+  ...ALL_RULES,
+  comments: false,
+  linkDensity: false,
+};
 
 const COMMENT_TOKEN = /^(?:[a-z0-9]+[-_]+)*(?:comments?|disqus)(?:[-_]+[a-z]+)?$/i;
 
 function commentName(value: string): boolean {
   for (const token of value.split(/\s+/)) if (token && COMMENT_TOKEN.test(token)) return true;
+  return false;
+}
+
+// Customer reviews beside a product, a service or an article are not its content; on a page
+// of reviews (they hold most of its text) they are.
+const REVIEW_TOKEN = new RegExp(
+  `^(?:[a-z0-9]+[-_]+)*reviews?(?:[-_]+(?:${SUFFIXES}|carousel|slider|card|preview|summary|section))?$`,
+  "i",
+);
+
+function reviewName(value: string): boolean {
+  for (const token of value.split(/\s+/)) if (token && REVIEW_TOKEN.test(token)) return true;
   return false;
 }
 
@@ -136,13 +156,13 @@ function isLinkList(el: DomElement): boolean {
   return density > 0.5 && text < 1000;
 }
 
-/** Share of `node`'s text in comment-named elements (outermost ones). */
-function commentShare(node: DomNode): number {
+/** Share of `node`'s text in elements named as `named` says (outermost ones). */
+function namedShare(node: DomNode, named: (value: string) => boolean): number {
   let inComments = 0;
   walkElements(node, (el) => {
     const cls = el.getAttribute("class");
     const id = el.getAttribute("id");
-    if ((cls && commentName(cls)) || (id && commentName(id))) {
+    if ((cls && named(cls)) || (id && named(id))) {
       inComments += collapsedLength(textOf(el));
       return false;
     }
@@ -154,8 +174,12 @@ function commentShare(node: DomNode): number {
 /** Remove boilerplate from below `node` (not `node` itself). */
 export function dropBoilerplate(node: DomNode, given: BoilerplateRules = ALL_RULES): void {
   // Comments holding most of the content are the content (a thread, a Q&A page).
-  const rules = given.comments && commentShare(node) > 0.5 ? { ...given, comments: false } : given;
+  const rules =
+    given.comments && namedShare(node, commentName) > 0.5 ? { ...given, comments: false } : given;
+  // Reviews holding most of the content are the content (a page of reviews).
+  const reviews = rules.names && namedShare(node, reviewName) <= 0.5;
   const doomed: DomElement[] = [];
+  const linkLists: DomElement[] = [];
   let total = -1;
   // A boilerplate-named element holding half the text is a misleading name, not boilerplate.
   const small = (el: DomElement): boolean => {
@@ -172,17 +196,25 @@ export function dropBoilerplate(node: DomNode, given: BoilerplateRules = ALL_RUL
       const cls = el.getAttribute("class");
       const id = el.getAttribute("id");
       const named = (v: string | null) =>
-        v !== null && v !== "" && boilerplateName(v) && (rules.comments || !commentName(v));
+        v !== null &&
+        v !== "" &&
+        ((boilerplateName(v) && (rules.comments || !commentName(v))) || (reviews && reviewName(v)));
       if ((named(cls) || named(id)) && small(el)) {
         doomed.push(el);
         return false;
       }
     }
     if (rules.linkDensity && BLOCKS.has(tag) && isLinkList(el)) {
-      doomed.push(el);
+      linkLists.push(el);
       return false;
     }
     return true;
   });
   for (const el of doomed) el.remove();
+  const share = rules.linkListShare;
+  if (share !== undefined && linkLists.length > 0) {
+    const listed = linkLists.reduce((n, el) => n + collapsedLength(textOf(el)), 0);
+    if (listed > share * collapsedLength(textOf(node))) return;
+  }
+  for (const el of linkLists) el.remove();
 }

@@ -90,6 +90,12 @@ function isArticle(meta: PageMeta): boolean {
   );
 }
 
+/** The page says it shows one product (og:type product, a schema.org Product). */
+function isProduct(meta: PageMeta): boolean {
+  if (meta.jsonldTypes.some((t) => t === "Product" || t === "ProductGroup")) return true;
+  return /product/i.test(meta.ogType ?? "");
+}
+
 export function extractDocument(
   html: Uint8Array | string,
   url: string,
@@ -144,7 +150,12 @@ function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): 
     raw = readLinks(doc, urls, null); // before Readability rewrites the tree
     clock.lap("rest");
     main = selectMainContent(
-      { doc, reparse: () => parseHtml(text), articleHint: isArticle(meta) },
+      {
+        doc,
+        reparse: () => parseHtml(text),
+        articleHint: isArticle(meta),
+        productHint: isProduct(meta),
+      },
       opts.mainContent,
     );
   }

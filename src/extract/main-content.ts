@@ -11,7 +11,7 @@
  *   and Readability found prose, or Readability's article holds half the page's text), else
  *   the page without its chrome.
  */
-import { dropBoilerplate, PAGE_RULES } from "./boilerplate.ts";
+import { type BoilerplateRules, dropBoilerplate, PAGE_RULES } from "./boilerplate.ts";
 import {
   type DomDocument,
   type DomElement,
@@ -22,8 +22,9 @@ import {
 } from "./dom.ts";
 import { densestContainer, semanticContainer } from "./own-content.ts";
 import { contentLength, pageContent } from "./page-content.ts";
-import { dropConsentBanners } from "./prune.ts";
+import { dropConsentBanners, dropNeverContent, dropWidgets } from "./prune.ts";
 import { readabilityContent } from "./readability-content.ts";
+import { dropRepeatedBlocks } from "./repeats.ts";
 
 export const MAIN_CONTENT_STRATEGIES = [
   "readability",
@@ -47,6 +48,8 @@ export interface MainContentInput {
   readonly reparse: () => DomDocument | null;
   /** The page's metadata says it is an article (JSON-LD type, og:type). */
   readonly articleHint: boolean;
+  /** The page's metadata says it shows one product (JSON-LD Product, og:type product). */
+  readonly productHint?: boolean;
 }
 
 function longParagraphs(node: DomElement): number {
@@ -76,7 +79,10 @@ function readable(doc: DomDocument): DomElement | null {
 function hybrid({ doc, reparse, articleHint }: MainContentInput): [DomElement | null, boolean] {
   if (tooLarge(doc)) return [pageContent(doc), true];
   const total = doc.body ? contentLength(doc.body) : 0;
-  if (doc.body) dropConsentBanners(doc.body);
+  if (doc.body) {
+    dropConsentBanners(doc.body);
+    dropWidgets(doc.body); // before Readability, which strips the inputs that tell them apart
+  }
   const article = readabilityContent(doc);
   if (article !== null) {
     const hinted = articleHint && longParagraphs(article) >= 1;
@@ -107,6 +113,17 @@ function choose(
   }
 }
 
+function pageRules(input: MainContentInput): BoilerplateRules {
+  return input.productHint ? { ...PAGE_RULES, linkDensity: true, linkListShare: 0.5 } : PAGE_RULES;
+}
+
+/** Blocks the page repeats (a panel for phones and one for desktops, one of them hidden by a
+ * stylesheet; a quoted post): its hidden parts go first, then the later copies. */
+function dropRepeats(node: DomElement, page: boolean): void {
+  dropNeverContent(node);
+  dropRepeatedBlocks(node, page);
+}
+
 /** The main content node of the page (its tree may be rewritten), or null when there is none. */
 export function selectMainContent(
   input: MainContentInput,
@@ -114,8 +131,10 @@ export function selectMainContent(
 ): DomElement | null {
   const [node, page] = choose(input, strategy);
   if (node === null || strategy === "readability") return node;
+  dropWidgets(node);
   const before = strategy === "hybrid" && !page ? contentLength(node) : 0;
-  dropBoilerplate(node, page ? PAGE_RULES : undefined);
+  dropBoilerplate(node, page ? pageRules(input) : undefined);
+  dropRepeats(node, page);
   // Readability returns the whole page for a listing (a blog index, a press list), and the
   // article's pruning then drops the list itself: when pruning leaves almost nothing of what
   // Readability chose, the page without its chrome is the content.
@@ -123,7 +142,9 @@ export function selectMainContent(
     const fresh = input.reparse();
     const content = fresh === null ? null : pageContent(fresh);
     if (content !== null) {
-      dropBoilerplate(content, PAGE_RULES);
+      dropWidgets(content);
+      dropBoilerplate(content, pageRules(input));
+      dropRepeats(content, true);
       if (contentLength(content) > contentLength(node)) return content;
     }
   }

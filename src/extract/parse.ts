@@ -4,6 +4,11 @@ import type { DomDocument } from "./dom.ts";
 
 const XML_DECL = /^\s*<\?xml[^>]*\?>/i;
 const HTML_TAG = /<\/?html(?:\s[^>]*)?>|<!doctype[^>]*>/gi;
+// In HTML (outside SVG and MathML) a browser reads `<![CDATA[` as a bogus comment that ends at
+// the next `>`; linkedom's parser reads a CDATA section up to `]]>`, which can swallow the whole
+// body of a page that writes a stray `<![CDATA[` (a forum's template did). Cut it as a browser
+// does (in a script it only changes the script's text, which is never content).
+const STRAY_CDATA = /<!\[CDATA\[[^>]*>/g;
 
 /**
  * linkedom builds `<body>` only from a page that writes `<html>` and `<body>`: content outside
@@ -21,7 +26,7 @@ function wellFormed(html: string): string {
 
 /** Parse an HTML page; null when there is nothing to parse or the parser gives up. */
 export function parseHtml(text: string): DomDocument | null {
-  const html = text.replace(XML_DECL, "").replaceAll("\u0000", "");
+  const html = text.replace(XML_DECL, "").replaceAll("\u0000", "").replace(STRAY_CDATA, "");
   if (html.trim() === "") return null;
   try {
     const doc = new DOMParser().parseFromString(

@@ -5,7 +5,14 @@
  * large share of the text, which makes its name misleading rather than chrome).
  */
 import { chromeElements } from "./chrome.ts";
-import { contains, type DomElement, nonSpaceLength, textOf, walkElements } from "./dom.ts";
+import {
+  contains,
+  type DomElement,
+  elementsByTag,
+  nonSpaceLength,
+  textOf,
+  walkElements,
+} from "./dom.ts";
 
 const SKIP_TAGS = new Set(
   (
@@ -17,8 +24,9 @@ const DROP_CLASS =
   /(?:^|\s)(?:headerlink|navheader|navfooter|sphinxsidebar|related|breadcrumbs?|skip-?link|sr-only|visually-?hidden|screen-reader-text|copybutton|edit-?this-?page|share|social|newsletter|cookie\S*|consent\S*|gdpr\S*|onetrust\S*|ot-sdk\S*|didomi\S*|qc-cmp\S*)(?:\s|$)/i;
 
 // Cookie-consent managers (OneTrust, Cookiebot, Didomi, Usercentrics, Quantcast, TrustArc, …).
+// An id naming a consent banner after a prefix: "modal_cookie-consent", "site-cookie-banner".
 const CONSENT_ID =
-  /^(?:onetrust|ot-sdk|cookie|consent|gdpr|didomi|usercentrics|qc-cmp|truste|cybot|CybotCookiebot|sp_message|cc-|cky-|iubenda)/i;
+  /^(?:onetrust|ot-sdk|cookie|consent|gdpr|didomi|usercentrics|qc-cmp|truste|cybot|CybotCookiebot|sp_message|cc-|cky-|iubenda)|[-_](?:cookies?[-_]?(?:consent|banner|notice|bar|policy|settings|popup|modal|law)|gdpr)(?:$|[-_])/i;
 
 const CONSENT_CLASS =
   /(?:^|\s)(?:cookie\S*|consent\S*|gdpr\S*|onetrust\S*|ot-sdk\S*|didomi\S*|qc-cmp\S*)(?:\s|$)/i;
@@ -130,4 +138,44 @@ export function dropNestedChrome(node: DomElement, chrome?: readonly DomElement[
     if (el.parentNode !== null && contains(node, el) && nonSpaceLength(textOf(el)) <= 0.25 * total)
       el.remove();
   }
+}
+
+/** Inputs that make a form a sign-in, sign-up, newsletter or search box (a text area: a reply,
+ * review or contact form). */
+const ACCOUNT_INPUTS = new Set(["password", "email", "search"]);
+
+function isAccountForm(form: DomElement): boolean {
+  if (form.getAttribute("role") === "search") return true;
+  if (elementsByTag(form, "textarea").length > 0) return true;
+  for (const input of elementsByTag(form, "input")) {
+    if (ACCOUNT_INPUTS.has((input.getAttribute("type") ?? "").toLowerCase())) return true;
+  }
+  return false;
+}
+
+/** A dialog (a report form, a quick view) or a sign-in, newsletter or search form: the page's
+ * machinery, not its content (a product's add-to-cart form, with its options and price, is).
+ * One holding most of the text wraps the whole page (ASP.NET WebForms) and stays. */
+function isWidget(el: DomElement): boolean {
+  const tag = el.localName;
+  if (tag === "dialog") return true;
+  if (tag === "form") return isAccountForm(el);
+  const role = el.getAttribute("role");
+  if (role === "dialog" || role === "alertdialog") return true;
+  return el.getAttribute("aria-modal") === "true";
+}
+
+/** Remove dialogs and sign-in, newsletter, search and reply forms from below `root`. */
+export function dropWidgets(root: DomElement): void {
+  const all = nonSpaceLength(textOf(root));
+  const doomed: DomElement[] = [];
+  walkElements(root, (el) => {
+    if (!isWidget(el)) return true;
+    if (nonSpaceLength(textOf(el)) <= 0.5 * all) {
+      doomed.push(el);
+      return false;
+    }
+    return true;
+  });
+  for (const el of doomed) el.remove();
 }
