@@ -1,8 +1,9 @@
 /**
  * Reciprocal rank fusion (Cormack, Clarke & Büttcher 2009) of ranked id lists, and the
- * reference's page-level variant (webcorpus/index/fusion.py at dfee359), which hybrid search
- * uses with k = 10: on the reference's judged queries it beat chunk-level RRF (k = 60) by 0.056
- * holdout nDCG@10 (0.812 vs 0.756). Fusion is on ranks only: engine scores never mix.
+ * reference's page-level variant (webcorpus/index/fusion.py at dfee359): on its judged queries it
+ * beat chunk-level RRF (k = 60) by 0.056 holdout nDCG@10 (0.812 vs 0.756). Hybrid search uses
+ * the page-sum form with k = 1 (see shard-search.ts). Fusion is on ranks only: engine scores
+ * never mix.
  */
 
 export interface FusedHit {
@@ -47,9 +48,11 @@ export function reciprocalRankFusion(
 }
 
 /**
- * Fuses best-first chunk lists on pages: one chunk per page first, pages by fused rank. Each
- * engine's list ranks pages by their first chunk in it; pages are fused with RRF on those page
- * ranks. Every page is shown by its best chunk (highest chunk-level RRF score), pages in fused
+ * Fuses best-first chunk lists on pages: one chunk per page first, pages by fused score. With
+ * `pageScore: "first"` (the reference's) each engine's list ranks pages by their first chunk in
+ * it and pages are fused with RRF on those page ranks; with `"sum"` an engine scores a page by
+ * Σ 1/(k + rank) over all of its chunks in the list, so a page many of whose chunks match
+ * outranks a page with one lucky chunk. Every page is shown by its best chunk (highest chunk-level RRF score), pages in fused
  * order, scored by the page's fused score. Past the pages, the remaining chunks follow by
  * chunk-level score, so `limit` hits come back whenever the engines found that many chunks.
  * `ranks` are the chunk's own ranks in each engine.
@@ -57,20 +60,32 @@ export function reciprocalRankFusion(
 export function pageDiverseRrf(
   ranked: Readonly<Record<string, readonly string[]>>,
   pageOf: ReadonlyMap<string, string>,
-  options: { k?: number; limit: number },
+  options: { k?: number; limit: number; pageScore?: "first" | "sum" },
 ): FusedHit[] {
   const k = options.k ?? 10;
   if (k < 0) throw new RangeError("k must be >= 0");
   if (options.limit <= 0) return [];
   const page = (id: string) => pageOf.get(id) ?? id;
   const pageScores = new Map<string, number>();
+  const add = (p: string, rank: number) =>
+    pageScores.set(p, (pageScores.get(p) ?? 0) + 1 / (k + rank));
   // A fixed order of float additions: deterministic ties.
   for (const engine of Object.keys(ranked).sort()) {
+    const ids = ranked[engine] ?? [];
+    if (options.pageScore === "sum") {
+      const seen = new Set<string>();
+      ids.forEach((id, i) => {
+        if (seen.has(id)) return;
+        seen.add(id);
+        add(page(id), i + 1);
+      });
+      continue;
+    }
     const pageRank = new Map<string, number>();
-    for (const id of ranked[engine] ?? []) {
+    for (const id of ids) {
       if (!pageRank.has(page(id))) pageRank.set(page(id), pageRank.size + 1);
     }
-    for (const [p, rank] of pageRank) pageScores.set(p, (pageScores.get(p) ?? 0) + 1 / (k + rank));
+    for (const [p, rank] of pageRank) add(p, rank);
   }
   let everything = 0;
   for (const ids of Object.values(ranked)) everything += ids.length;

@@ -94,3 +94,22 @@ describe("pageDiverseRrf", () => {
     expect(a).toHaveLength(9);
   });
 });
+
+describe("pageDiverseRrf with page sums", () => {
+  test("a page whose chunks fill an engine's list outranks a page with one better chunk", () => {
+    const pageOf = new Map([
+      ["a#0", "a"],
+      ["b#0", "b"],
+      ["b#1", "b"],
+      ["b#2", "b"],
+    ]);
+    const ranked = { text: ["a#0", "b#0", "b#1", "b#2"], vector: ["a#0", "b#1", "b#0"] };
+    const first = pageDiverseRrf(ranked, pageOf, { k: 1, limit: 2 });
+    expect(first.map((h) => pageOf.get(h.id))).toEqual(["a", "b"]);
+    const sum = pageDiverseRrf(ranked, pageOf, { k: 1, limit: 2, pageScore: "sum" });
+    expect(sum.map((h) => pageOf.get(h.id))).toEqual(["b", "a"]);
+    // a: 1/2 + 1/2 = 1; b: text 1/3 + 1/4 + 1/5, vector 1/3 + 1/4
+    expect(sum[0]?.score).toBeCloseTo(1 / 3 + 1 / 4 + 1 / 5 + 1 / 3 + 1 / 4, 10);
+    expect(sum[1]?.score).toBeCloseTo(1, 10);
+  });
+});
