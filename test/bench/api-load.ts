@@ -4,15 +4,17 @@
  * latency and server CPU per request.
  *
  *   bun run bench:api [--duration 6] [--concurrency 8,32] [--reference ../ref] [--rounds 2]
- *                     [--kinds page,list,bundle,openapi,missing-page] [--corpus DIR]
+ *                     [--kinds page,list,search,bundle,openapi,missing-page] [--corpus DIR]
  *                     [--baseline DIR]
  *
  * Both servers answer from the same corpus: the PostgreSQL 15 docs of the Debian package (1,169
  * pages, test/bench/pg-corpus.ts) built once in --corpus (default
  * ~/.cache/webcorpus-test/pg-corpus) and copied into the reference's freshly migrated database.
  * Kinds, as the reference's bench/api_load.py has them: `page` (GET /api/content/<id>, ids
- * cycled), `list` (GET /api/content with filters and sorts, cycled; its full-text `q` query is
- * left out until search lands), `bundle` (the 50 most cited pages as one markdown file), plus
+ * cycled), `list` (GET /api/content with filters and sorts, cycled, its full-text `q` query
+ * included), `search` (GET /api/search, the reference's ten queries, `mode=text`: both servers
+ * run without embeddings, as the reference's published text-search figure), `bundle` (the 50
+ * most cited pages as one markdown file), plus
  * `openapi` and `missing-page` (a 404 problem). Needs wrk (`apt-get install wrk`); the reference
  * needs its venv (`cd ../ref && bash scripts/install.sh`). Crawl workers are off on both.
  * --baseline serves another checkout of webcorpus (e.g. `git archive main | tar -x -C DIR`, with
@@ -32,7 +34,7 @@ const { values } = parseArgs({
     reference: { type: "string" },
     baseline: { type: "string" },
     rounds: { type: "string", default: "1" },
-    kinds: { type: "string", default: "page,list,bundle,openapi,missing-page" },
+    kinds: { type: "string", default: "page,list,search,bundle,openapi,missing-page" },
     corpus: { type: "string", default: join(homedir(), ".cache", "webcorpus-test", "pg-corpus") },
   },
 });
@@ -42,8 +44,23 @@ const LIST_QUERIES = [
   `domain=${PG_DOMAIN}&sort=words&limit=50`,
   "type=docs,api_reference&technicality_min=0.3&sort=technicality",
   "has_code=true&words_min=200&sort=cited&offset=40",
+  "q=index&limit=20",
   "locale=en&sort=indexed&limit=100",
   "promotional_max=0.5&depth_min=0.2&sort=promotional",
+];
+
+/** The reference's bench/api_load.py queries. */
+const SEARCH_QUERIES = [
+  "create index on a table",
+  "vacuum analyze autovacuum",
+  "foreign key constraint",
+  "window functions over partition",
+  "streaming replication standby",
+  "json operators jsonb",
+  "transaction isolation level serializable",
+  "pg_dump backup restore",
+  "row level security policy",
+  "full text search tsvector",
 ];
 
 mkdirSync(values.corpus, { recursive: true });
@@ -51,6 +68,9 @@ const ids = pgCorpus(values.corpus);
 const KINDS: Record<string, string[]> = {
   page: Array.from({ length: 500 }, (_, i) => `/api/content/${ids[(i * 7919) % ids.length]}`),
   list: LIST_QUERIES.map((q) => `/api/content?${q}`),
+  search: SEARCH_QUERIES.map(
+    (q) => `/api/search?${new URLSearchParams({ q, mode: "text", limit: "10" })}`,
+  ),
   bundle: [`/api/domains/${PG_DOMAIN}/content.md?limit=50`],
   openapi: ["/api/openapi.json"],
   "missing-page": ["/api/content/pg_0123456789abcdef"],
@@ -93,6 +113,19 @@ async function waitUp(base: string): Promise<void> {
   throw new Error(`${base} did not come up`);
 }
 
+/** A server builds its search index from SQLite at start: search is measured once it answers. */
+async function waitSearch(base: string): Promise<void> {
+  for (let i = 0; i < 1200; i++) {
+    const hits = await fetch(`${base}/api/search?q=vacuum&mode=text&limit=1`).then(
+      async (r) => (r.ok ? ((await r.json()) as { data: unknown[] }).data.length : 0),
+      () => 0,
+    );
+    if (hits > 0) return;
+    await Bun.sleep(100);
+  }
+  throw new Error(`${base} found nothing for "vacuum" within 120 s`);
+}
+
 async function start(
   name: string,
   cmd: string[],
@@ -101,7 +134,13 @@ async function start(
 ): Promise<Server> {
   const port = freePort();
   const proc = Bun.spawn([...cmd, "--port", String(port)], {
-    env: { ...process.env, WEBCORPUS_DATA_DIR: dir, WEBCORPUS_WORKER: "false", ...env },
+    env: {
+      ...process.env,
+      WEBCORPUS_DATA_DIR: dir,
+      WEBCORPUS_WORKER: "false",
+      WEBCORPUS_EMBEDDINGS: "false",
+      ...env,
+    },
     stdout: "ignore",
     stderr: "ignore",
   });
@@ -172,6 +211,7 @@ if (values.reference) {
   servers.push(await start("reference", cmd, refDir, env));
 }
 
+if (kinds.includes("search")) for (const server of servers) await waitSearch(server.base);
 console.log(
   `api-load: wrk, ${ids.length} pages, ${seconds} s per row, rounds ${values.rounds}, ${new Date().toISOString()}`,
 );

@@ -6,7 +6,7 @@
  * both servers answer from the same pages.
  */
 import { Database } from "bun:sqlite";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseHTML } from "linkedom";
 import TurndownService from "turndown";
@@ -14,6 +14,8 @@ import { openStore } from "../../src/db/client.ts";
 import { createJob } from "../../src/db/jobs-repo.ts";
 import { type LinkRow, savePage } from "../../src/db/page-writes.ts";
 import { jobUrls } from "../../src/db/schema.ts";
+import { chunkMarkdown } from "../../src/search/chunking.ts";
+import { loadTokenCounter } from "../../src/search/model-files.ts";
 import { pageIdFor } from "../../src/services/ids.ts";
 
 export const PG_DOCS = "/work/cache/root/usr/share/doc/postgresql-doc-15/html";
@@ -83,8 +85,14 @@ function page(file: string, html: string, turndown: TurndownService) {
 
 /** Builds the corpus in `dataDir` (once: a marker file says it is there); returns its page ids. */
 export function pgCorpus(dataDir: string): string[] {
-  const marker = join(dataDir, "pg-corpus.json");
+  // v2: pages carry their chunks (the crawl's chunker), so both servers can answer search.
+  const marker = join(dataDir, "pg-corpus-v2.json");
   if (existsSync(marker)) return JSON.parse(readFileSync(marker, "utf8")) as string[];
+  rmSync(join(dataDir, "webcorpus.db"), { force: true });
+  for (const suffix of ["-wal", "-shm"])
+    rmSync(join(dataDir, `webcorpus.db${suffix}`), { force: true });
+  rmSync(join(dataDir, "pg-corpus.json"), { force: true });
+  const counter = loadTokenCounter();
   const store = openStore(join(dataDir, "webcorpus.db"));
   const db = store.write;
   createJob(db, {
@@ -130,7 +138,7 @@ export function pgCorpus(dataDir: string): string[] {
         facets: p.facets,
         assets: [],
         links: p.links,
-        chunks: [],
+        chunks: chunkMarkdown(p.markdown, counter, { title: p.title }),
       },
       { ledgerUrl: p.url, changed: true, fetched: true },
     );
@@ -159,6 +167,7 @@ const TABLES = [
   "assets",
   "links",
   "template_links",
+  "chunks",
 ];
 
 /** Copies the corpus into the reference's (migrated, empty) database: the columns both have. */
@@ -180,6 +189,11 @@ export function copyToReference(ours: string, reference: string): void {
       db.run(`DELETE FROM main.${table}`);
       db.run(`INSERT INTO main.${table} (${shared}) SELECT ${shared} FROM ours.${table}`);
     }
+    // The reference searches text in its FTS5 table, filled as its store fills it.
+    db.run("DELETE FROM main.chunks_fts");
+    db.run(`INSERT INTO main.chunks_fts(rowid, title, heading, text)
+      SELECT c.id, coalesce(p.title, ''), c.heading, c.text FROM main.chunks c
+      JOIN main.pages p ON p.id = c.page_id ORDER BY c.id`);
   })();
   db.close();
 }
