@@ -287,7 +287,7 @@ describe("errors are tool results carrying the HTTP API's problem document", () 
     );
   });
 
-  test("search answers the HTTP API's 501 problem until the engine lands", async () => {
+  test("search on a server without a search index answers the HTTP API's 501 problem", async () => {
     const result = await call(mcp, "search", { q: "install", type: "docs" });
     expect(result.structuredContent).toEqual(
       await http("/api/search", { q: "install", type: "docs" }),

@@ -5,6 +5,7 @@
  * Expected pages come from each site's own page list, never a count: package versions drift.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { domainRecord } from "../../src/services/domains-service.ts";
 import type { JobView } from "../../src/services/jobs-service.ts";
 import { type Crawler, crawler, expectInvariant } from "../helpers/crawl.ts";
 import { type DocServer, serveDocSites } from "./support/doc-server.ts";
@@ -285,4 +286,31 @@ test("the Debian handbook: its root page reaches every language (a budgeted craw
   }
   // Every book links http://debian-handbook.info/get/, which robots.txt disallows.
   expect(bucketRows(c, view.id, "robots").has(siteUrl(site, "/get/"))).toBe(true);
+});
+
+test("the page-count estimate on real crawls of the PostgreSQL docs: budgets 50, 200 and full cover the truth and narrow", async () => {
+  const ranges: { budget: number; low: number; high: number; confidence: number }[] = [];
+  let truth = 0;
+  for (const budget of [50, 200, 2000]) {
+    const c = docsCrawler();
+    const view = await c.crawl("www.postgresql.org", { budget });
+    expectInvariant(view);
+    const { coverage } = domainRecord(c.store.read, "postgresql.org", true);
+    const est = coverage.estimate;
+    if (est === null) throw new Error(`no estimate at budget ${budget}`);
+    ranges.push({ budget, low: est.low, high: est.high, confidence: est.confidence });
+    if (budget === 2000) {
+      expect(view.state).toBe("completed");
+      truth = coverage.indexed;
+    }
+  }
+  expect(truth).toBeGreaterThan(1000);
+  for (const r of ranges) {
+    expect([r.budget, r.low <= truth && truth <= r.high]).toEqual([r.budget, true]);
+    expect(r.confidence).toBeGreaterThan(0);
+  }
+  const widths = ranges.map((r) => r.high - r.low);
+  expect(widths[1]).toBeLessThanOrEqual(widths[0] as number);
+  expect(widths[2]).toBeLessThanOrEqual(widths[1] as number);
+  console.log(`estimate on real crawls (truth ${truth}): ${JSON.stringify(ranges)}`);
 });
