@@ -13,7 +13,7 @@ import {
   makeDate,
   older,
 } from "./date-expressions.ts";
-import type { DomElement, DomNode } from "./dom.ts";
+import { type DomElement, type DomNode, walkElements } from "./dom.ts";
 
 /** Not read (htmldate's cleaning list). */
 export const CLEANED = new Set(
@@ -32,22 +32,11 @@ const CLASS_CUES =
   /info|post_detail|block-content|byline|subline|posted|submitted|created-post|publication|author|autor|field-content|fa-clock-o|fa-calendar|fecha|parution/;
 /** Elements below `root` in document order, cleaned subtrees left out. */
 export function walk(root: DomNode, visit: (el: DomElement) => void): void {
-  let node: DomNode | null = root.firstChild;
-  while (node !== null && node !== root) {
-    let descend = false;
-    if (node.nodeType === 1) {
-      const el = node as DomElement;
-      descend = !CLEANED.has(el.localName) && !isWaybackBanner(el);
-      if (descend) visit(el);
-    }
-    if (descend && node.firstChild !== null) {
-      node = node.firstChild;
-      continue;
-    }
-    while (node !== null && node !== root && node.nextSibling === null) node = node.parentNode;
-    if (node === null || node === root) return;
-    node = node.nextSibling;
-  }
+  walkElements(root, (el) => {
+    if (CLEANED.has(el.localName) || isWaybackBanner(el)) return false;
+    visit(el);
+    return true;
+  });
 }
 
 export function isWaybackBanner(el: DomElement): boolean {
