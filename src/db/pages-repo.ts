@@ -96,7 +96,17 @@ export function listPages(
   limit: number,
   offset: number,
 ): { rows: PageRow[]; total: number } {
-  const where = pageWhere(filter);
+  return sortedPages(db, pageWhere(filter), sort, limit, offset);
+}
+
+/** One page of the rows `where` selects, in `sort` order, and how many it selects in all. */
+function sortedPages(
+  db: Db,
+  where: SQL | undefined,
+  sort: PageSort,
+  limit: number,
+  offset: number,
+): { rows: PageRow[]; total: number } {
   const total = db.select({ n: count() }).from(pages).where(where).get()?.n ?? 0;
   const rows = db
     .select()
@@ -123,18 +133,7 @@ export function listRankedPages(
 ): { rows: PageRow[]; total: number } {
   if (ranked.length === 0) return { rows: [], total: 0 };
   const where = and(pageWhere(filter), inArray(pages.id, [...ranked]));
-  if (sort !== "relevance") {
-    const total = db.select({ n: count() }).from(pages).where(where).get()?.n ?? 0;
-    const rows = db
-      .select()
-      .from(pages)
-      .where(where)
-      .orderBy(...ORDER[sort])
-      .limit(limit)
-      .offset(offset)
-      .all();
-    return { rows, total };
-  }
+  if (sort !== "relevance") return sortedPages(db, where, sort, limit, offset);
   const rank = new Map(ranked.map((id, i) => [id, i]));
   const rows = db.select().from(pages).where(where).all();
   rows.sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
