@@ -124,6 +124,13 @@ function dropRepeats(node: DomElement, page: boolean): void {
   dropRepeatedBlocks(node, page);
 }
 
+/** The chosen node's pruning: widgets, boilerplate (a page's rules or an article's), repeats. */
+function prune(node: DomElement, page: boolean, input: MainContentInput): void {
+  dropWidgets(node);
+  dropBoilerplate(node, page ? pageRules(input) : undefined);
+  dropRepeats(node, page);
+}
+
 /** The main content node of the page (its tree may be rewritten), or null when there is none. */
 export function selectMainContent(
   input: MainContentInput,
@@ -131,10 +138,8 @@ export function selectMainContent(
 ): DomElement | null {
   const [node, page] = choose(input, strategy);
   if (node === null || strategy === "readability") return node;
-  dropWidgets(node);
   const before = strategy === "hybrid" && !page ? contentLength(node) : 0;
-  dropBoilerplate(node, page ? pageRules(input) : undefined);
-  dropRepeats(node, page);
+  prune(node, page, input);
   // Readability returns the whole page for a listing (a blog index, a press list), and the
   // article's pruning then drops the list itself: when pruning leaves almost nothing of what
   // Readability chose, the page without its chrome is the content.
@@ -142,9 +147,7 @@ export function selectMainContent(
     const fresh = input.reparse();
     const content = fresh === null ? null : pageContent(fresh);
     if (content !== null) {
-      dropWidgets(content);
-      dropBoilerplate(content, pageRules(input));
-      dropRepeats(content, true);
+      prune(content, true, input);
       if (contentLength(content) > contentLength(node)) return content;
     }
   }
