@@ -38,7 +38,7 @@ export function searchRoutes(deps: AppDeps) {
           tags: ["search"],
           summary: "Hybrid search over page chunks",
           description:
-            "Vector and full-text results fused on rank (reciprocal rank fusion over pages, k = 10); filters apply inside both engines, so `limit` results come back whenever that many chunks match. `mode`: hybrid (default), vector or text; with embeddings off, hybrid answers from text alone.",
+            "Vector and full-text results fused on rank over pages (each engine scores a page by the sum of 1 / (1 + rank) over its chunks in that engine's top 100); filters apply inside both engines, so `limit` results come back whenever that many chunks match. `mode`: hybrid (default), vector or text; with embeddings off, hybrid answers from text alone.",
         },
       },
     );

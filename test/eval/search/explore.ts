@@ -5,9 +5,11 @@
  * here: chunk-level RRF, page-level RRF (each engine's list deduped to pages by first chunk, as
  * the server does), and page-level RRF over each page's chunks summed (CombSUM of reciprocal
  * ranks), with k, text weight and candidates per engine varied. Choose on `tune`; holdout
- * confirms. The variant the server runs (page RRF, k = 10, weight 1, 100 candidates) is marked.
+ * confirms. The variant the server runs (shard-search.ts: page sums, RRF_K, weight 1, 100 candidates) is
+ * marked.
  */
 
+import { RRF_K } from "../../../src/search/shard-search.ts";
 import type { Query } from "./corpus.ts";
 import { type Mode, type SearchHit, searchHits } from "./evaluate.ts";
 import { dedupePages, mean, ndcgAtK, pagePath, recallAtK } from "./metrics.ts";
@@ -92,13 +94,10 @@ export function variants(): Map<string, Fuse> {
     for (const k of [1, 10, 30, 60]) {
       for (const w of [0.5, 0.75, 1, 1.5, 2]) {
         const tag = `k=${k} w_text=${w} cand=${depth}`;
-        out.set(
-          `page-rrf ${tag}${k === 10 && w === 1 && depth === 100 ? " *" : ""}`,
-          pageRrf(k, w, depth),
-        );
+        out.set(`page-rrf ${tag}`, pageRrf(k, w, depth));
         if (depth === 100) {
           out.set(`chunk-rrf ${tag}`, chunkRrf(k, w, depth));
-          out.set(`page-sum ${tag}`, pageSum(k, w, depth));
+          out.set(`page-sum ${tag}${k === RRF_K && w === 1 ? " *" : ""}`, pageSum(k, w, depth));
         }
       }
     }

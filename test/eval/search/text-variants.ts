@@ -3,7 +3,7 @@
  * switch at query time: stemming in the tokenizer and the BM25 field weights. Each variant's
  * shards are built in this process from the corpus's SQLite (the chunks as stored) with the
  * shard components and a variant tokenizer or weights; its text ranking is scored alone and fused
- * (page RRF, k = 10, as the server) with the vector ranking the service gives for the query.
+ * (as the server fuses: shard-search.ts's RRF_K and PAGE_SCORE) with the vector ranking the service gives for the query.
  * The first variant is the product's: its text figures must equal the server's text mode.
  *
  *   bun test/eval/search/text-variants.ts [--data-dir DIR]
@@ -17,6 +17,7 @@ import { createChunkStore } from "../../../src/search/chunk-store.ts";
 import { pageDiverseRrf } from "../../../src/search/fusion.ts";
 import { Shard } from "../../../src/search/shard.ts";
 import { INDEX_CONFIG, SHARD_SCHEMA, type ShardDb } from "../../../src/search/shard-schema.ts";
+import { PAGE_SCORE, RRF_K } from "../../../src/search/shard-search.ts";
 import { createShardTokenizer, foldText } from "../../../src/search/tokenizer.ts";
 import { DEFAULT_DATA, loadQueries, type Query } from "./corpus.ts";
 import { type SearchHit, searchHits } from "./evaluate.ts";
@@ -204,7 +205,7 @@ async function main(): Promise<void> {
       const fused = pageDiverseRrf(
         { text: hits.map((h) => h.chunkId), vector: vectorHits.map((h) => h.chunk_id) },
         pageOf,
-        { k: 10, limit: 10 },
+        { k: RRF_K, limit: 10, pageScore: PAGE_SCORE },
       );
       const hybridPages = dedupePages(fused.map((f) => urlOf.get(pageOf.get(f.id) ?? "") ?? f.id));
       rows.push({
