@@ -52,7 +52,7 @@ export class JobRun {
   readonly known: Set<string>;
   /** URLs taken from the frontier (or claimed as a canonical): never fetched twice. */
   readonly started = new Set<string>();
-  /** URLs whose links were already handled in this job. */
+  /** Link URLs already handled in this job (in scope or not). */
   readonly linked = new Set<string>();
   readonly lastmod = new Map<string, string>();
   readonly hops = new Map<string, number>();
@@ -153,8 +153,9 @@ export class JobRun {
     const evidence: string[] = [];
     for (const raw of rawUrls) {
       const url = normalizeUrl(raw, base);
-      if (url === null || !inScope(url, this.domain) || this.linked.has(url)) continue;
-      this.linked.add(url);
+      if (url === null || this.linked.has(url)) continue;
+      this.linked.add(url); // out-of-scope ones too: a link on every page is checked once
+      if (!inScope(url, this.domain)) continue;
       evidence.push(url);
       const ext = nonPageExtension(url);
       entries.push(

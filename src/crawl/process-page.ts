@@ -41,7 +41,7 @@ export function contentHash(body: Uint8Array): string {
 
 /** The text as compared for same-content duplicates: whitespace collapsed, case folded. */
 export function textHash(text: string): string {
-  return sha256(text.split(/\s+/).filter(Boolean).join(" ").toLowerCase(), 32);
+  return sha256(text.replace(/\s+/g, " ").trim().toLowerCase(), 32);
 }
 
 export function processPage(

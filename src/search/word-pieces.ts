@@ -7,9 +7,12 @@
  * match), after its added tokens ([CLS], [SEP], ...) are cut out of the raw text. None of these
  * steps acts across whitespace, so a text's count is the sum of the counts of its
  * whitespace-separated pieces: `count` sums cached per-piece counts and tokenizes only pieces it
- * has never seen. The test suite checks it against the native tokenizer fastembed embeds with.
+ * has never seen, looked up by their characters without cutting them out (a substring and a
+ * `Map` lookup per piece were two thirds of chunking's time). The test suite checks it against
+ * the native tokenizer fastembed embeds with.
  */
 import { CharClass, classOfChar, normalizeChar } from "./bert-text.ts";
+import { HASH_SEED, hashStep, SliceCache } from "./slice-cache.ts";
 
 const ADDED_TOKEN = /\[(?:PAD|UNK|CLS|SEP|MASK)\]/g;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: BERT deletes these control characters
@@ -43,7 +46,7 @@ export function createTokenCounter(vocabulary: Iterable<string>): TokenCounter {
   let longest = 0;
   for (const entry of vocab)
     longest = Math.max(longest, Array.from(entry.replace(/^##/, "")).length);
-  const pieces = new Map<string, number>();
+  const pieces = new SliceCache<number>(CACHE_MAX);
   const words = new Map<string, number>();
 
   /** WordPiece on one normalised, pre-tokenized word: greedy longest match first. */
@@ -114,24 +117,38 @@ export function createTokenCounter(vocabulary: Iterable<string>): TokenCounter {
     return count;
   };
 
-  const countPiece = (piece: string): number => {
-    const cached = pieces.get(piece);
-    if (cached !== undefined) return cached;
-    const count = countUncached(piece);
-    if (pieces.size >= CACHE_MAX) pieces.clear();
-    pieces.set(piece, count);
+  /** `text[start, end)`, a piece whose characters hash to `hash`. */
+  const pieceAt = (text: string, start: number, end: number, hash: number): number => {
+    let count = pieces.get(text, start, end, hash);
+    if (count === undefined) {
+      const piece = text.slice(start, end);
+      count = countUncached(piece);
+      pieces.set(piece, hash, count);
+    }
     return count;
+  };
+
+  const countPiece = (piece: string): number => {
+    let hash = HASH_SEED;
+    for (let i = 0; i < piece.length; i++) hash = hashStep(hash, piece.charCodeAt(i));
+    return pieceAt(piece, 0, piece.length, hash);
   };
 
   const count = (text: string): number => {
     let total = 0;
     let start = -1;
+    let hash = HASH_SEED;
     for (let i = 0; i <= text.length; i++) {
-      if (i === text.length || isBertSpace(text.charCodeAt(i))) {
-        if (start >= 0) total += countPiece(text.slice(start, i));
+      const c = i === text.length ? 32 : text.charCodeAt(i);
+      if (isBertSpace(c)) {
+        if (start >= 0) total += pieceAt(text, start, i, hash);
         start = -1;
-      } else if (start < 0) {
-        start = i;
+      } else {
+        if (start < 0) {
+          start = i;
+          hash = HASH_SEED;
+        }
+        hash = hashStep(hash, c);
       }
     }
     return total;
