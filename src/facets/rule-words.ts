@@ -32,7 +32,7 @@ export const INVESTOR_WORDS = list(
   "shareholder*|investor*|earnings|quarterly results|annual report|dividend*|fiscal year|fiscal quarter|sec filing*|stock price",
 );
 export const PARTNER_WORDS = list(
-  "partner program|reseller*|affiliate*|become a partner|referral program|solution partner*|channel partner*",
+  "partner program|partner programme|reseller*|affiliate program|affiliate programme|affiliate partner*|become an affiliate|become a partner|referral program|referral programme|solution partner*|channel partner*",
 );
 export const HYPE_WORDS = list(
   "best|leading|world-class|powerful|seamless*|effortless*|revolutionary|cutting-edge|innovative|unlock*|boost*|supercharge*|transform*|ultimate|exclusive|amazing|incredible|game-changing|trusted by|award-winning|industry-leading|off|limited time|discount*|free|guaranteed|easy|simple|instantly|all-in-one|next-gen|love|loved|deal|deals|save|fastest|smarter|effortless",

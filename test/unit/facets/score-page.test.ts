@@ -31,6 +31,27 @@ describe("scorePage", () => {
     expect(facets.audience).toBe("job_seekers");
   });
 
+  test("a partner programme is for partners; affiliates named in a post are not", () => {
+    const programme =
+      "Become a partner and grow with us. Our partner programme gives accountants a dedicated " +
+      "manager, training and revenue share. Apply to the partner programme today.";
+    const partners = scorePage(
+      makeDoc(programme, { title: "Partner programme" }),
+      "https://ledger.example/programme",
+      { model: null },
+    );
+    expect(partners.facets.audience).toBe("partners");
+    const post =
+      "I saw people trying to recruit affiliates before their product was proven. No " +
+      "self-respecting affiliate will sell an unproven product, so build the product first. ";
+    const blog = scorePage(
+      makeDoc(post.repeat(3), { title: "Do you have what it takes?" }),
+      "https://example.com/blog/business-focus",
+      { model: null },
+    );
+    expect(blog.facets.audience).not.toBe("partners");
+  });
+
   test("a wrongly declared language is corrected by the text", () => {
     const { facets, explain } = scorePage(
       makeDoc(GERMAN, { language: "en" }),
