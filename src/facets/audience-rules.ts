@@ -7,7 +7,7 @@ import type { ExtractedDocument } from "../extract/document.ts";
 import type { RuleDecision } from "./format-rules.ts";
 import { INVESTOR_WORDS, PARTNER_WORDS, SHOP_WORDS } from "./rule-words.ts";
 import { HEAD_CHARS, type Signals } from "./signals.ts";
-import { uRegex } from "./unicode-regex.ts";
+import { codePointPrefix, uRegex } from "./unicode-regex.ts";
 import { urlParts } from "./url-parts.ts";
 import type { Audience, PageType } from "./vocabulary.ts";
 
@@ -63,7 +63,7 @@ export function classifyAudience(
   }
   if (
     type === "news" &&
-    (PRESS_RELEASE.test(doc.text.slice(0, HEAD_CHARS)) || PRESS_PATH.test(path))
+    (PRESS_RELEASE.test(codePointPrefix(doc.text, HEAD_CHARS)) || PRESS_PATH.test(path))
   ) {
     return decide("press", true, "press release");
   }

@@ -22,6 +22,7 @@ import { computeSignals, MAX_TEXT } from "./signals.ts";
 import { simhash64 } from "./simhash.ts";
 import { pageTopics } from "./topics.ts";
 import { decideType, typeScores } from "./type-rules.ts";
+import { codePointPrefix } from "./unicode-regex.ts";
 import type { Audience, PageFormat, PageType, Topic } from "./vocabulary.ts";
 
 /** The facets as the API shows them (CONTRACT.md "Facets"). */
@@ -132,8 +133,8 @@ export function scorePage(
     ExplainedFacet,
     string[]
   >;
-  const text = doc.text.slice(0, MAX_TEXT);
-  const sig = computeSignals(doc, text, doc.markdown.slice(0, MAX_TEXT));
+  const text = codePointPrefix(doc.text, MAX_TEXT);
+  const sig = computeSignals(doc, text, codePointPrefix(doc.markdown, MAX_TEXT));
   const model = options.model === undefined ? packagedModel() : options.model;
 
   let published = doc.published;

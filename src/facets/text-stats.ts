@@ -2,7 +2,7 @@
  * Tokenize a text once, then count vocabularies by look-ups: one regex alternation per
  * vocabulary would rescan the text every time.
  */
-import { countOccurrences } from "./unicode-regex.ts";
+import { codePointPrefix, countOccurrences } from "./unicode-regex.ts";
 
 /** A token: a run of word characters, optionally one apostrophe and another run (`you'll`). */
 const TOKEN = /[\p{L}\p{N}_]+(?:['’][\p{L}\p{N}_]+)?/gu;
@@ -110,6 +110,6 @@ export class Bag {
 /** `[bag of text, bag of its first `head` characters]`, sharing the bag when the text is short. */
 export function bagsWithHead(text: string, head: number): [Bag, Bag] {
   const all = new Bag(text);
-  if (text.length <= head) return [all, all];
-  return [all, new Bag(text.slice(0, head))];
+  const opening = codePointPrefix(text, head);
+  return opening.length === text.length ? [all, all] : [all, new Bag(opening)];
 }

@@ -9,7 +9,7 @@ import { CASE_STUDY_WORDS, EVENT_WORDS, JOB_WORDS, SHOP_WORDS } from "./rule-wor
 import type { Signals } from "./signals.ts";
 import { HEAD_CHARS } from "./signals.ts";
 import { HOST_RULES, JSONLD_RULES, PATH_RULES, TITLE_RULES } from "./type-patterns.ts";
-import { countMatches, uRegex } from "./unicode-regex.ts";
+import { codePointPrefix, countMatches, uRegex } from "./unicode-regex.ts";
 import { urlParts } from "./url-parts.ts";
 import type { PageType } from "./vocabulary.ts";
 
@@ -98,7 +98,7 @@ export function typeScores(
     else add("product", 2, `${sig.prices} price(s) and ${shop} shop words`);
   }
   if (hb.count(EVENT_WORDS) >= 2) add("event", 1, "agenda/speakers/register");
-  if (PRESS.test(doc.text.slice(0, HEAD_CHARS))) add("news", 1.5, "press/wire formula");
+  if (PRESS.test(codePointPrefix(doc.text, HEAD_CHARS))) add("news", 1.5, "press/wire formula");
   if (sig.apiSigs >= 4) {
     add("api_reference", 1 + Math.min(sig.apiSigs, 20) / 10, `${sig.apiSigs} API signatures`);
   }

@@ -94,3 +94,15 @@ export function splitWhitespace(text: string): string[] {
   const parts = text.split(/\s+/);
   return parts.filter((p) => p.length > 0);
 }
+
+/** The first `n` code points of `text`: Python's `text[:n]` (a slice of UTF-16 units would cut
+ * fewer characters from a text with emoji or other astral characters, and could split a pair). */
+export function codePointPrefix(text: string, n: number): string {
+  if (text.length <= n) return text;
+  let units = 0;
+  for (let cp = 0; cp < n && units < text.length; cp++) {
+    const c = text.charCodeAt(units);
+    units += c >= 0xd800 && c <= 0xdbff && units + 1 < text.length ? 2 : 1;
+  }
+  return text.slice(0, units);
+}

@@ -4,7 +4,7 @@ import { eldDetector } from "../../../src/facets/language-detector.ts";
 import { normalizeTag, pageLocale, sameLanguage } from "../../../src/facets/locale.ts";
 import { tokenStats } from "../../../src/facets/scores.ts";
 import { Bag, vocab } from "../../../src/facets/text-stats.ts";
-import { countMatches, uRegex } from "../../../src/facets/unicode-regex.ts";
+import { codePointPrefix, countMatches, uRegex } from "../../../src/facets/unicode-regex.ts";
 import { ENGLISH, GERMAN } from "./helpers.ts";
 
 describe("unicode regexes", () => {
@@ -15,6 +15,21 @@ describe("unicode regexes", () => {
     expect(uRegex(String.raw`\b(tag:)\b`).test("tag:python")).toBe(true);
     expect(uRegex(String.raw`\b(tag:)\b`).test("tag: python")).toBe(false);
     expect(countMatches(uRegex(String.raw`\d+`, "g"), "१२ and 34 and ٥٦")).toBe(3);
+  });
+});
+
+describe("codePointPrefix", () => {
+  test("counts code points as Python's text[:n] does", () => {
+    expect(codePointPrefix("ab😀cd", 3)).toBe("ab😀");
+    expect(codePointPrefix("ab😀cd", 4)).toBe("ab😀c");
+    expect(codePointPrefix("😀😀😀", 2)).toBe("😀😀");
+    expect("😀😀😀".slice(0, 2)).toBe("😀"); // what a UTF-16 slice would give
+  });
+
+  test("leaves a short text whole", () => {
+    expect(codePointPrefix("abc", 3)).toBe("abc");
+    expect(codePointPrefix("a😀", 2)).toBe("a😀");
+    expect(codePointPrefix("", 5)).toBe("");
   });
 });
 
