@@ -21,8 +21,18 @@ import { Frontier, priorityFor } from "./frontier.ts";
 import type { HostThrottle } from "./politeness.ts";
 import type { RobotsReader } from "./robots-cache.ts";
 import type { TrapGuard } from "./trap-guard.ts";
-import { inScope, nonPageExtension, normalizeUrl } from "./urls.ts";
+import { inScope, nonPageExtension, normalizeUrl, pageId, urlHost } from "./urls.ts";
 import type { CrawlPool } from "./worker-pool.ts";
+
+/** Where a page's link points, as its link row records it. */
+export interface LinkTarget {
+  readonly url: string;
+  readonly pageId: string;
+  readonly host: string;
+  readonly internal: boolean;
+}
+
+const LINK_TARGETS_CACHED = 50_000;
 
 /** Told when a page is stored (handed what was written), so its chunks reach the search index. */
 export interface PageIndexer {
@@ -56,6 +66,9 @@ export class JobRun {
   readonly linked = new Set<string>();
   readonly lastmod = new Map<string, string>();
   readonly hops = new Map<string, number>();
+  /** Link targets by the URL as extracted (null: not crawlable): a site's navigation links
+   * recur on every page, and each needs a URL parse, a scope check and a SHA-256. */
+  readonly #linkTargets = new Map<string, LinkTarget | null>();
   /** Text hashes of pages this job stored, before their writes are visible to queries. */
   readonly textHashes = new Map<string, string>();
   readonly simhashes: SimhashIndex;
@@ -141,6 +154,26 @@ export class JobRun {
     for (const e of addUrls(this.db, this.job.id, fresh))
       if (e.bucket === "pending") this.frontier.push(e);
     this.wake();
+  }
+
+  /** The normalized target of a link (absolute URL as extracted), or null when not crawlable. */
+  linkTarget(raw: string): LinkTarget | null {
+    let target = this.#linkTargets.get(raw);
+    if (target === undefined) {
+      const url = normalizeUrl(raw);
+      target =
+        url === null
+          ? null
+          : {
+              url,
+              pageId: pageId(url),
+              host: urlHost(url) ?? "",
+              internal: inScope(url, this.domain),
+            };
+      if (this.#linkTargets.size >= LINK_TARGETS_CACHED) this.#linkTargets.clear();
+      this.#linkTargets.set(raw, target);
+    }
+    return target;
   }
 
   /**

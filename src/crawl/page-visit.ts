@@ -201,18 +201,18 @@ function pageWrite(
   const { doc } = page;
   const rows = new Map<string, LinkRow>();
   for (const link of doc.links) {
-    const target = normalizeUrl(link.url);
-    if (!target || target === url) continue;
-    const seen = rows.get(target);
+    const target = run.linkTarget(link.url);
+    if (!target || target.url === url) continue;
+    const seen = rows.get(target.url);
     // One row per target: its first body link if it has any, else its first link.
     if (seen && (seen.position === "body" || link.position !== "body")) continue;
-    rows.set(target, {
-      targetUrl: target,
-      targetPageId: pageId(target),
-      targetHost: urlHost(target) ?? "",
+    rows.set(target.url, {
+      targetUrl: target.url,
+      targetPageId: target.pageId,
+      targetHost: target.host,
       anchor: link.anchorText.slice(0, 300),
       position: link.position,
-      internal: inScope(target, run.domain),
+      internal: target.internal,
     });
   }
   const simhash = page.simhash === null ? null : BigInt(`0x${page.simhash}`);
