@@ -5,12 +5,12 @@
  * (longest texts first, so that no lane is left alone with a long batch at the end; length in
  * characters here, the main thread has no tokenizer).
  *
- * Queries have a lane of their own (a Worker holding the query graph alone, +99 MB RSS): on a
- * passage lane a query waited for the batch under way (onnxruntime's run blocks the Worker): with
- * 120 passages queued on 2 passage lanes, query p50 / p95 51 / 229 ms without it, 25 / 46 ms with
- * it (2 cores, load average 7; test/bench/query-embedding.ts). Its runs share the cores with the
- * passage lanes under the OS scheduler instead. The hop itself costs ~0.02 ms (0.2 ms p50 under
- * that load): a query's time is the precise graph's run (~4 ms on a quiet core, embedder.ts).
+ * Queries have a lane of their own (a Worker holding the query graph alone, +53-99 MB RSS): on a
+ * passage lane a query waited for the passage run under way (onnxruntime's run blocks the
+ * Worker): with 120 passages queued on 2 passage lanes, query p50 / p95 22 / 47 ms without it,
+ * 12 / 26 ms with it (load average 4 on 2 cores; 51 / 229 against 25 / 46 at load 7;
+ * test/bench/query-embedding.ts). Its runs share the cores with the passage lanes under the OS
+ * scheduler instead. The hop itself costs 0.14 ms p50: a query's time is the precise graph's run.
  */
 import { workerUrl } from "../worker-url.ts";
 import type {
