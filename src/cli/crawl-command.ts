@@ -67,7 +67,7 @@ export async function crawlCommand(argv: string[]): Promise<number> {
     throw err;
   }
   console.error(`${jobId} ${domain}`);
-  const searchRuntime = await openSearch(config, db, () => {});
+  const searchRuntime = await openSearch(config, db, () => {}, { queries: false });
   const scheduler = new CrawlScheduler(
     {
       config,

@@ -41,14 +41,17 @@ export interface EmbedderOptions {
   readonly threads?: number;
 }
 
-export interface Embedder {
+export interface QueryEmbedder {
   readonly name: string;
   readonly dim: number;
   readonly variant: EmbedVariant;
-  /** Unit vectors (384-d) of `texts`, in order; batches of similar length, `batchSize` each. */
-  embedPassages(texts: readonly string[]): Promise<Float32Array[]>;
   /** The unit vector of one query (no prefix: all-MiniLM-L6-v2 embeds queries as passages). */
   embedQuery(text: string): Promise<Float32Array>;
+}
+
+export interface Embedder extends QueryEmbedder {
+  /** Unit vectors (384-d) of `texts`, in order; batches of similar length, `batchSize` each. */
+  embedPassages(texts: readonly string[]): Promise<Float32Array[]>;
 }
 
 async function openModel(dir: string, file: string, threads: number, approximateGelu: boolean) {
@@ -71,6 +74,29 @@ async function openModel(dir: string, file: string, threads: number, approximate
       },
     },
   });
+}
+
+/** One query on the precise graph: one run, the text alone (no padding), no prefix. */
+function queryEmbedding(precise: FlagEmbedding): (text: string) => Promise<Float32Array> {
+  return async (text) => {
+    const [vector] = await precise.embedBatch([text]);
+    if (vector === undefined) throw new Error("the model returned no vector");
+    return vector;
+  };
+}
+
+/**
+ * Queries only: the precise graph alone (the one `loadEmbedder` runs queries on, same options),
+ * so its vectors are the full embedder's. For the pool's query lane, which then never waits
+ * behind a passage batch (test/bench/query-embedding.ts).
+ */
+export async function loadQueryEmbedder(
+  options: Omit<EmbedderOptions, "batchSize"> = {},
+): Promise<QueryEmbedder> {
+  const { modelDir = null, variant = "int8", threads = 1 } = options;
+  const files = modelFiles(modelDir, variant);
+  const precise = await openModel(files.dir, files.precise, threads, false);
+  return { name: MODEL_NAME, dim: MODEL_DIM, variant, embedQuery: queryEmbedding(precise) };
 }
 
 export async function loadEmbedder(options: EmbedderOptions = {}): Promise<Embedder> {
@@ -122,11 +148,11 @@ export async function loadEmbedder(options: EmbedderOptions = {}): Promise<Embed
     return out;
   };
 
-  const embedQuery = async (text: string): Promise<Float32Array> => {
-    const [vector] = await precise.embedBatch([text]);
-    if (vector === undefined) throw new Error("the model returned no vector");
-    return vector;
+  return {
+    name: MODEL_NAME,
+    dim: MODEL_DIM,
+    variant,
+    embedPassages,
+    embedQuery: queryEmbedding(precise),
   };
-
-  return { name: MODEL_NAME, dim: MODEL_DIM, variant, embedPassages, embedQuery };
 }

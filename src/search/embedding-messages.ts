@@ -10,6 +10,8 @@ export interface EmbeddingWorkerSettings {
   readonly batchSize: number;
   /** onnxruntime intra-op threads per session (1: the lane uses one core). */
   readonly threads: number;
+  /** The pool's query lane: the query graph alone, passages refused. */
+  readonly queriesOnly?: boolean;
 }
 
 export type EmbeddingRequest =

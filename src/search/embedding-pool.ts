@@ -3,8 +3,14 @@
  * onnxruntime sessions, so embedding never runs on the thread that serves HTTP and lanes use
  * cores side by side. A call's texts are cut into batches that lanes take as they come free
  * (longest texts first, so that no lane is left alone with a long batch at the end; length in
- * characters here, the main thread has no tokenizer). A query waits for at most one batch per
- * lane, so batches stay small (`DEFAULT_BATCH_SIZE`).
+ * characters here, the main thread has no tokenizer).
+ *
+ * Queries have a lane of their own (a Worker holding the query graph alone, +53-99 MB RSS): on a
+ * passage lane a query waited for the passage run under way (onnxruntime's run blocks the
+ * Worker): with 120 passages queued on 2 passage lanes, query p50 / p95 22 / 47 ms without it,
+ * 12 / 26 ms with it (load average 4 on 2 cores; 51 / 229 against 25 / 46 at load 7;
+ * test/bench/query-embedding.ts). Its runs share the cores with the passage lanes under the OS
+ * scheduler instead. The hop itself costs 0.14 ms p50: a query's time is the precise graph's run.
  */
 import { workerUrl } from "../worker-url.ts";
 import type {
@@ -14,9 +20,12 @@ import type {
 } from "./embedding-messages.ts";
 import { DEFAULT_BATCH_SIZE, MODEL_DIM } from "./model-files.ts";
 
-export interface EmbeddingPoolOptions extends Partial<EmbeddingWorkerSettings> {
-  /** Workers; each uses one core while it embeds. */
+export interface EmbeddingPoolOptions
+  extends Partial<Omit<EmbeddingWorkerSettings, "queriesOnly">> {
+  /** Workers for passages; each uses one core while it embeds. */
   readonly lanes?: number;
+  /** A Worker for queries alone (default true); without it queries go to the least busy lane. */
+  readonly queryLane?: boolean;
 }
 
 interface Pending {
@@ -117,10 +126,12 @@ class Lane {
 export class EmbeddingPool {
   readonly dim = MODEL_DIM;
   readonly #lanes: Lane[];
+  readonly #queryLane: Lane | null;
   readonly #batchSize: number;
 
-  private constructor(lanes: Lane[], batchSize: number) {
+  private constructor(lanes: Lane[], queryLane: Lane | null, batchSize: number) {
     this.#lanes = lanes;
+    this.#queryLane = queryLane;
     this.#batchSize = batchSize;
   }
 
@@ -132,6 +143,7 @@ export class EmbeddingPool {
       variant = "int8",
       batchSize = DEFAULT_BATCH_SIZE,
       threads = 1,
+      queryLane = true,
     } = options;
     if (!Number.isInteger(lanes) || lanes < 1) throw new Error(`embedding lanes: ${lanes}`);
     const settings: EmbeddingWorkerSettings = { modelDir, variant, batchSize, threads };
@@ -139,8 +151,9 @@ export class EmbeddingPool {
     // 1.4.5 ("symbol 'napi_register_module_v1' not found", 1 start in ~5 with two lanes).
     const started: Lane[] = [];
     try {
-      for (let i = 0; i < lanes; i++) {
-        const lane = new Lane(settings);
+      for (let i = 0; i <= lanes; i++) {
+        if (i === lanes && !queryLane) break;
+        const lane = new Lane(i === lanes ? { ...settings, queriesOnly: true } : settings);
         started.push(lane);
         await lane.ready;
       }
@@ -148,7 +161,8 @@ export class EmbeddingPool {
       await Promise.allSettled(started.map((lane) => lane.close()));
       throw error;
     }
-    return new EmbeddingPool(started, batchSize);
+    const passages = started.slice(0, lanes);
+    return new EmbeddingPool(passages, started[lanes] ?? null, batchSize);
   }
 
   get lanes(): number {
@@ -180,13 +194,20 @@ export class EmbeddingPool {
     return out;
   }
 
-  /** The unit vector of one query, from the least busy lane. */
+  /** Whether queries have their own lane. */
+  get queryLane(): boolean {
+    return this.#queryLane !== null;
+  }
+
+  /** The unit vector of one query: from the query lane, else from the least busy lane. */
   async embedQuery(text: string): Promise<Float32Array> {
-    const lane = this.#lanes.reduce((best, l) => (l.load < best.load ? l : best));
+    const lane =
+      this.#queryLane ?? this.#lanes.reduce((best, l) => (l.load < best.load ? l : best));
     return lane.embed("query", [text]);
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.#lanes.map((lane) => lane.close()));
+    const all = this.#queryLane ? [...this.#lanes, this.#queryLane] : this.#lanes;
+    await Promise.all(all.map((lane) => lane.close()));
   }
 }

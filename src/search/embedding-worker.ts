@@ -1,13 +1,13 @@
 /**
  * Worker entry: one embedder (single-threaded onnxruntime sessions) answering `EmbeddingRequest`s
- * in order. Started by `EmbeddingPool`, one per lane.
+ * in order. Started by `EmbeddingPool`, one per lane; the query lane loads the query graph alone.
  */
-import { type Embedder, loadEmbedder } from "./embedder.ts";
+import { type Embedder, loadEmbedder, loadQueryEmbedder, type QueryEmbedder } from "./embedder.ts";
 import type { EmbeddingRequest, EmbeddingResponse } from "./embedding-messages.ts";
 
 declare const self: Worker;
 
-let embedder: Promise<Embedder> | null = null;
+let embedder: Promise<Embedder | QueryEmbedder> | null = null;
 
 function post(message: EmbeddingResponse, transfer: ArrayBuffer[] = []): void {
   self.postMessage(message, transfer);
@@ -24,7 +24,9 @@ function flatten(vectors: readonly Float32Array[], dim: number): Float32Array<Ar
 async function handle(message: EmbeddingRequest): Promise<void> {
   switch (message.type) {
     case "init": {
-      embedder = loadEmbedder(message.settings);
+      embedder = message.settings.queriesOnly
+        ? loadQueryEmbedder(message.settings)
+        : loadEmbedder(message.settings);
       const ready = await embedder;
       post({ type: "ready", model: ready.name, dim: ready.dim });
       return;
@@ -32,10 +34,10 @@ async function handle(message: EmbeddingRequest): Promise<void> {
     case "embed": {
       if (embedder === null) throw new Error("embed before init");
       const model = await embedder;
-      const vectors =
-        message.kind === "query"
-          ? [await model.embedQuery(message.texts[0] ?? "")]
-          : await model.embedPassages(message.texts);
+      let vectors: Float32Array[];
+      if (message.kind === "query") vectors = [await model.embedQuery(message.texts[0] ?? "")];
+      else if ("embedPassages" in model) vectors = await model.embedPassages(message.texts);
+      else throw new Error("passages sent to the query lane");
       const flat = flatten(vectors, model.dim);
       post({ type: "vectors", id: message.id, vectors: flat }, [flat.buffer]);
       return;

@@ -19,10 +19,12 @@ export interface SearchRuntime {
   close(): Promise<void>;
 }
 
+/** `queries: false` (a crawl without a server): no query lane, `embedQuery` is null. */
 export async function openSearch(
   config: Config,
   db: Db,
   log: (message: string) => void,
+  { queries = true }: { readonly queries?: boolean } = {},
 ): Promise<SearchRuntime> {
   const registry = await openShardRegistry(config);
   const pool = config.embeddings
@@ -30,6 +32,7 @@ export async function openSearch(
         lanes: config.embedThreads || navigator.hardwareConcurrency || 1,
         modelDir: config.modelDir,
         variant: config.embedVariant,
+        queryLane: queries,
       })
     : null;
   let closing: Promise<void> | null = null;
@@ -44,7 +47,7 @@ export async function openSearch(
   return {
     registry,
     indexer,
-    embedQuery: pool ? (q) => pool.embedQuery(q) : null,
+    embedQuery: pool && queries ? (q) => pool.embedQuery(q) : null,
     embeddingBacklog: pool ? (jobId) => embeddingBacklog(db, jobId) : null,
     close() {
       // Idempotent: a second close waits for the first.

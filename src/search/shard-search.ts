@@ -4,7 +4,9 @@
  * lists are merged on score (BM25 of each shard's own statistics, as per-shard IDF in any
  * sharded engine; cosine for vectors), and `hybrid` fuses the two merged lists on pages over
  * each engine's top 100 (fusion.ts, page sums with k = 1). A domain filter touches one
- * shard. The query vector is an argument: the embedder is not this module's business.
+ * shard. The query vector is an argument: the embedder is not this module's business. It may be
+ * a promise (the query being embedded on another thread): the text engine runs over the shards
+ * while it resolves, then the vector engine (test/bench/query-embedding.ts).
  */
 import { type FusedHit, pageDiverseRrf } from "./fusion.ts";
 import type { ShardHit, ShardWhere } from "./shard.ts";
@@ -35,8 +37,8 @@ export interface SearchFilters {
 export interface ShardSearchRequest {
   readonly q: string;
   readonly mode: SearchMode;
-  /** The embedded query; required for `vector` and `hybrid`. */
-  readonly vector?: ArrayLike<number> | null;
+  /** The embedded query, or its promise; required for `vector` and `hybrid`. */
+  readonly vector?: ArrayLike<number> | Promise<ArrayLike<number>> | null;
   /** The shards in scope (a domain filter is one domain; a collection its domains). */
   readonly domains: readonly string[];
   readonly filters?: SearchFilters;
@@ -101,15 +103,22 @@ export async function searchShards(
   }
   const where = whereClause(request.filters);
   const k = mode === "hybrid" ? Math.max(limit, CANDIDATES) : limit;
+  const domains = [...new Set(request.domains)];
   const textLists: DomainHit[][] = [];
   const vectorLists: DomainHit[][] = [];
-  for (const domain of [...new Set(request.domains)]) {
-    const shard = await registry.shard(domain);
-    if (mode !== "vector") {
+  if (mode !== "vector") {
+    for (const domain of domains) {
+      const shard = await registry.shard(domain);
       textLists.push(shard.searchText(request.q, k, where).map((h) => ({ ...h, domain })));
     }
-    if (mode !== "text" && vector !== null) {
-      vectorLists.push(shard.searchVector(vector, k, where).map((h) => ({ ...h, domain })));
+  }
+  if (mode !== "text" && vector !== null) {
+    const query = await vector;
+    // Last searched first: under a memory budget smaller than the scope, the shards the text
+    // pass loaded last are still there. The lists go back into domain order.
+    for (const domain of domains.toReversed()) {
+      const shard = await registry.shard(domain);
+      vectorLists.unshift(shard.searchVector(query, k, where).map((h) => ({ ...h, domain })));
     }
   }
   const text = merge(textLists, k);

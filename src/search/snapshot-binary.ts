@@ -1,3 +1,5 @@
+import { isUtf8 } from "node:buffer";
+
 /**
  * The byte-level pieces of a shard snapshot (shard-snapshot.ts): sections (each `[u32
  * length][bytes]`, written as a list of parts, never copied into one buffer), NUL-joined string
@@ -26,15 +28,20 @@ export function stringsBytes(list: readonly string[]): Uint8Array {
 /**
  * A list of `count` strings from their NUL-joined bytes, each decoded on its own: split from
  * one decoded string they would share its representation, 16-bit for all as soon as one text
- * holds a character past Latin-1 (measured: 4.5 instead of 2.1 KB a chunk once loaded).
+ * holds a character past Latin-1 (measured: 4.5 instead of 2.1 KB a chunk once loaded). The
+ * bytes are checked once (UTF-8, as the fatal decoder would), then sliced by Buffer#toString:
+ * half the time of a TextDecoder call on a subarray per string, the same strings (the largest
+ * share of a shard's load: test/bench/search-latency.ts, profiled).
  */
 export function stringsFrom(bytes: Uint8Array, count: number): string[] {
+  if (!isUtf8(bytes)) throw new SnapshotError("a string list of the snapshot is not UTF-8");
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const list: string[] = [];
   if (count > 0) {
     let at = 0;
     for (;;) {
-      const end = bytes.indexOf(0, at);
-      list.push(decoder.decode(bytes.subarray(at, end < 0 ? bytes.length : end)));
+      const end = buffer.indexOf(0, at);
+      list.push(buffer.toString("utf8", at, end < 0 ? buffer.length : end));
       if (end < 0) break;
       at = end + 1;
     }

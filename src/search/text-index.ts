@@ -34,6 +34,8 @@ export class TextIndex {
   #termIds = new Map<string, number>();
   #terms: string[] = [];
   #lists: Uint32Array[] = [];
+  /** Bytes of `#lists`, kept as they grow (the registry asks on every load and upsert). */
+  #listBytes = 0;
   #sizes = new Int32Array(1024);
   #lengths = new Uint16Array(1024);
   #totalLength = 0;
@@ -49,9 +51,9 @@ export class TextIndex {
 
   /** Bytes of posting arrays, lengths and accumulator. */
   get bytes(): number {
-    let total = this.#sizes.byteLength + this.#lengths.byteLength + this.#scores.byteLength;
-    for (const list of this.#lists) total += list.byteLength;
-    return total;
+    return (
+      this.#listBytes + this.#sizes.byteLength + this.#lengths.byteLength + this.#scores.byteLength
+    );
   }
 
   #ensureSlot(slot: number): void {
@@ -71,6 +73,7 @@ export class TextIndex {
       id = this.#terms.push(term) - 1;
       this.#termIds.set(term, id);
       this.#lists.push(new Uint32Array(2));
+      this.#listBytes += 2 * Uint32Array.BYTES_PER_ELEMENT;
       if (id >= this.#sizes.length) {
         const sizes = new Int32Array(this.#sizes.length * 2);
         sizes.set(this.#sizes);
@@ -115,6 +118,7 @@ export class TextIndex {
           const grown = new Uint32Array(size * 2);
           grown.set(list);
           this.#lists[id] = grown;
+          this.#listBytes += grown.byteLength - list.byteLength;
           list = grown;
         }
         list[size++] = slot * 256 + Math.min(MAX_TF, weight * count);
@@ -229,6 +233,7 @@ export class TextIndex {
       const list = new Uint32Array(Math.max(2, end - start));
       list.set(raw.postings.subarray(start, end));
       index.#lists.push(list);
+      index.#listBytes += list.byteLength;
       index.#sizes[id] = end - start;
     });
     return index;

@@ -131,7 +131,9 @@ export async function search(deps: SearchDeps, args: SearchArgs): Promise<Search
   }
   const { filters } = request;
   const domains = scopeDomains(deps.db, filters.domains, filters.collection);
-  const vector = mode === "text" || !deps.embedQuery ? null : await deps.embedQuery(request.q);
+  // Not awaited here: the query is embedded on the pool's query lane while the text engine runs.
+  const vector = mode === "text" || !deps.embedQuery ? null : deps.embedQuery(request.q);
+  vector?.catch(() => undefined); // a failure surfaces where searchShards awaits it
   const hits = await searchShards(deps.registry, {
     q: request.q,
     mode,

@@ -56,6 +56,42 @@ describe("EmbeddingPool (real Workers)", () => {
     expect(await pool.embedPassages([])).toEqual([]);
   });
 
+  test("queries have their own lane: never behind queued passages, the same vectors", async () => {
+    expect(pool.queryLane).toBe(true);
+    // One passage lane with 80 texts queued: a query asked after them comes back first.
+    const one = await EmbeddingPool.start({ lanes: 1 });
+    try {
+      let passagesDone = false;
+      const passages = one
+        .embedPassages(Array.from({ length: 80 }, (_, i) => texts[i % texts.length] as string))
+        .then((vectors) => {
+          passagesDone = true;
+          return vectors;
+        });
+      const query = await one.embedQuery("how do I install python on debian");
+      expect(passagesDone).toBe(false);
+      expect((await passages).length).toBe(80);
+      // Without a query lane, a passage lane answers queries: the same vector, from the same graph.
+      const shared = await EmbeddingPool.start({ lanes: 1, queryLane: false });
+      try {
+        expect(shared.queryLane).toBe(false);
+        for (const text of ["how do I install python on debian", "ok", texts[3] as string]) {
+          const a = await one.embedQuery(text);
+          const b = await shared.embedQuery(text);
+          expect(dot(a, b)).toBeGreaterThanOrEqual(0.9999);
+          expect(a).toEqual(b);
+        }
+        expect(dot(query, await shared.embedQuery("how do I install python on debian"))).toBe(
+          dot(query, query),
+        );
+      } finally {
+        await shared.close();
+      }
+    } finally {
+      await one.close();
+    }
+  });
+
   test("a missing model fails the start with the reason, and leaves no worker behind", async () => {
     const dir = mkdtempSync(join(tmpdir(), "embed-"));
     try {
@@ -104,6 +140,42 @@ describe("EmbeddingPool (real Workers)", () => {
       ]);
       send({ type: "close" });
       expect(await receive()).toEqual({ type: "closed" });
+    } finally {
+      worker.terminate();
+    }
+  });
+
+  test("the query lane's worker: the query graph alone, passages refused", async () => {
+    const worker = new Worker(
+      new URL("../../src/search/embedding-worker.ts", import.meta.url).href,
+    );
+    const inbox: EmbeddingResponse[] = [];
+    let wake: (() => void) | null = null;
+    worker.onmessage = (event: MessageEvent<EmbeddingResponse>) => {
+      inbox.push(event.data);
+      wake?.();
+    };
+    const receive = async (): Promise<EmbeddingResponse> => {
+      while (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      return inbox.shift() as EmbeddingResponse;
+    };
+    try {
+      worker.postMessage({
+        type: "init",
+        settings: { modelDir: null, variant: "int8", batchSize: 1, threads: 1, queriesOnly: true },
+      } satisfies EmbeddingRequest);
+      expect((await receive()).type).toBe("ready");
+      worker.postMessage({ type: "embed", id: 1, kind: "passages", texts: ["a passage"] });
+      expect(await receive()).toEqual({
+        type: "error",
+        id: 1,
+        message: "passages sent to the query lane",
+      });
+      worker.postMessage({ type: "embed", id: 2, kind: "query", texts: ["a query"] });
+      const answer = await receive();
+      expect(answer.type === "vectors" ? [answer.id, answer.vectors.length] : answer).toEqual([
+        2, 384,
+      ]);
     } finally {
       worker.terminate();
     }

@@ -166,6 +166,31 @@ describe("searchShards", () => {
     ).rejects.toThrow(RangeError);
   });
 
+  test("the query vector may be a promise (embedded while the text engine runs)", async () => {
+    for (const mode of ["vector", "hybrid"] as const) {
+      const request = { q: "kafka consumer", mode, domains: both, limit: 20 };
+      let resolve: (v: ArrayLike<number>) => void = () => undefined;
+      const pending = new Promise<ArrayLike<number>>((r) => {
+        resolve = r;
+      });
+      const later = searchShards(registry, { ...request, vector: pending });
+      resolve(query);
+      const now = await searchShards(registry, { ...request, vector: query });
+      expect(await later).toEqual(now);
+      expect(now).toHaveLength(20);
+    }
+    const failed = Promise.reject(new Error("the embedding lane failed"));
+    await expect(
+      searchShards(registry, {
+        q: "kafka",
+        mode: "hybrid",
+        vector: failed,
+        domains: both,
+        limit: 5,
+      }),
+    ).rejects.toThrow("the embedding lane failed");
+  });
+
   test("any q is safe: operators, quotes, 1,000 characters, CJK", async () => {
     const qs = [
       'kafka" OR 1=1 --',

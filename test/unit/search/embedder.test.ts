@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { type Embedder, loadEmbedder } from "../../../src/search/embedder.ts";
+import { type Embedder, loadEmbedder, loadQueryEmbedder } from "../../../src/search/embedder.ts";
 import { MODEL_DIM } from "../../../src/search/model-files.ts";
 
 const FIXTURES = new URL("../../fixtures/embedding/", import.meta.url).pathname;
@@ -54,6 +54,20 @@ describe("embedder", () => {
     expect(dot(query, vectors[0] as Float32Array)).toBeGreaterThan(0.98);
     expect(embedder.name).toBe("sentence-transformers/all-MiniLM-L6-v2");
     expect(embedder.dim).toBe(MODEL_DIM);
+  });
+
+  test("the query embedder (query graph alone) gives the full embedder's query vectors", async () => {
+    const queries = await loadQueryEmbedder();
+    expect([queries.name, queries.dim, queries.variant]).toEqual([
+      embedder.name,
+      embedder.dim,
+      embedder.variant,
+    ]);
+    for (const text of ["how do I read a file line by line", "ok", ...texts.slice(0, 8)]) {
+      const a = await queries.embedQuery(text);
+      expect(dot(a, await embedder.embedQuery(text))).toBeGreaterThanOrEqual(0.9999);
+      expect(a).toEqual(await embedder.embedQuery(text));
+    }
   });
 
   test("batching and order barely move a vector", async () => {

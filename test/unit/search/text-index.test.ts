@@ -114,6 +114,20 @@ describe("TextIndex", () => {
     expect(loaded.search(["w5"], 10, new Uint8Array([0, 1]), null).map((h) => h.slot)).toEqual([1]);
   });
 
+  test("bytes counts the posting lists as they grow and as loaded", () => {
+    const index = new TextIndex();
+    const base = index.bytes;
+    index.add(0, ["a", "b"], 1);
+    expect(index.bytes - base).toBe(2 * 8); // two lists of room for 2 postings
+    index.add(1, ["a"], 1);
+    index.add(2, ["a"], 1);
+    expect(index.bytes - base).toBe(16 + 8); // a's list grown to 4
+    const loaded = TextIndex.load(index.save(new Int32Array([0, 1, 2]), 3));
+    expect(loaded.bytes - base).toBe(12 + 8); // a: 3 postings, b: room for 2
+    loaded.add(3, ["a"], 1);
+    expect(loaded.bytes - base).toBe(24 + 8);
+  });
+
   test("slots must come in order", () => {
     const index = new TextIndex();
     index.add(5, ["a"], 1);
