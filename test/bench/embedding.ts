@@ -23,6 +23,7 @@ import { chunkMarkdown, embeddingText } from "../../src/search/chunking.ts";
 import { loadEmbedder } from "../../src/search/embedder.ts";
 import { EmbeddingPool } from "../../src/search/embedding-pool.ts";
 import { DEFAULT_BATCH_SIZE, loadTokenCounter, MODEL_DIM } from "../../src/search/model-files.ts";
+import { lineReader } from "./support/line-reader.ts";
 
 const ROOT = Bun.env.WEBCORPUS_DOCS_ROOT ?? "/work/cache/root";
 const DOCS = join(ROOT, "usr/share/doc/python3.11/html/library");
@@ -185,19 +186,8 @@ for line in sys.stdin:
     print(json.dumps(out), flush=True)
 `;
   const proc = Bun.spawn([python, "-c", script, input, output], { stdin: "pipe", stdout: "pipe" });
-  const lines = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
-  const next = async (): Promise<Record<string, number | string>> => {
-    while (!buffered.includes("\n")) {
-      const { value, done } = await lines.read();
-      if (done) throw new Error("the reference embedder stopped");
-      buffered += value;
-    }
-    const at = buffered.indexOf("\n");
-    const line = buffered.slice(0, at);
-    buffered = buffered.slice(at + 1);
-    return JSON.parse(line);
-  };
+  const line = lineReader(proc.stdout, "the reference embedder");
+  const next = async (): Promise<Record<string, number | string>> => JSON.parse(await line());
   const ask = async (command: string) => {
     proc.stdin.write(`${command}\n`);
     await proc.stdin.flush();

@@ -28,6 +28,7 @@ import { loadEmbedder } from "../../src/search/embedder.ts";
 import { EmbeddingPool } from "../../src/search/embedding-pool.ts";
 import { MODEL_MAX_TOKENS, modelFiles } from "../../src/search/model-files.ts";
 import { loadQueries } from "../eval/search/corpus.ts";
+import { lineReader } from "./support/line-reader.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -108,19 +109,7 @@ for line in sys.stdin:
     print(ms, flush=True)
 `;
   const proc = Bun.spawn([python, "-c", script], { stdin: "pipe", stdout: "pipe" });
-  const reader = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
-  const line = async (): Promise<string> => {
-    while (!buffered.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("the reference embedder stopped");
-      buffered += value;
-    }
-    const at = buffered.indexOf("\n");
-    const out = buffered.slice(0, at);
-    buffered = buffered.slice(at + 1);
-    return out;
-  };
+  const line = lineReader(proc.stdout, "the reference embedder");
   return {
     ready: line(),
     /** The reference's own time for `q` (in its process, without the pipe). */

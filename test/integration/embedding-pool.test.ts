@@ -24,6 +24,23 @@ afterAll(async () => {
   await pool.close();
 });
 
+/** An embedding worker spoken to directly: its protocol, without the pool. */
+function embeddingWorker() {
+  const worker = new Worker(new URL("../../src/search/embedding-worker.ts", import.meta.url).href);
+  const inbox: EmbeddingResponse[] = [];
+  let wake: (() => void) | null = null;
+  worker.onmessage = (event: MessageEvent<EmbeddingResponse>) => {
+    inbox.push(event.data);
+    wake?.();
+  };
+  const send = (message: EmbeddingRequest) => worker.postMessage(message);
+  const receive = async (): Promise<EmbeddingResponse> => {
+    while (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+    return inbox.shift() as EmbeddingResponse;
+  };
+  return { worker, send, receive };
+}
+
 describe("EmbeddingPool (real Workers)", () => {
   test("two lanes: vectors in order, as close to PyTorch fp32 as one embedder, lane-independent", async () => {
     const flat = new Float32Array(await Bun.file(`${FIXTURES}reference-fp32.f32`).arrayBuffer());
@@ -104,20 +121,7 @@ describe("EmbeddingPool (real Workers)", () => {
   });
 
   test("the worker protocol: error before init, ready, flat vectors by request id", async () => {
-    const worker = new Worker(
-      new URL("../../src/search/embedding-worker.ts", import.meta.url).href,
-    );
-    const inbox: EmbeddingResponse[] = [];
-    let wake: (() => void) | null = null;
-    worker.onmessage = (event: MessageEvent<EmbeddingResponse>) => {
-      inbox.push(event.data);
-      wake?.();
-    };
-    const send = (message: EmbeddingRequest) => worker.postMessage(message);
-    const receive = async (): Promise<EmbeddingResponse> => {
-      while (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-      return inbox.shift() as EmbeddingResponse;
-    };
+    const { worker, send, receive } = embeddingWorker();
     try {
       send({ type: "embed", id: 7, kind: "passages", texts: ["too early"] });
       expect(await receive()).toEqual({ type: "error", id: 7, message: "embed before init" });
@@ -146,32 +150,20 @@ describe("EmbeddingPool (real Workers)", () => {
   });
 
   test("the query lane's worker: the query graph alone, passages refused", async () => {
-    const worker = new Worker(
-      new URL("../../src/search/embedding-worker.ts", import.meta.url).href,
-    );
-    const inbox: EmbeddingResponse[] = [];
-    let wake: (() => void) | null = null;
-    worker.onmessage = (event: MessageEvent<EmbeddingResponse>) => {
-      inbox.push(event.data);
-      wake?.();
-    };
-    const receive = async (): Promise<EmbeddingResponse> => {
-      while (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-      return inbox.shift() as EmbeddingResponse;
-    };
+    const { worker, send, receive } = embeddingWorker();
     try {
-      worker.postMessage({
+      send({
         type: "init",
         settings: { modelDir: null, variant: "int8", batchSize: 1, threads: 1, queriesOnly: true },
-      } satisfies EmbeddingRequest);
+      });
       expect((await receive()).type).toBe("ready");
-      worker.postMessage({ type: "embed", id: 1, kind: "passages", texts: ["a passage"] });
+      send({ type: "embed", id: 1, kind: "passages", texts: ["a passage"] });
       expect(await receive()).toEqual({
         type: "error",
         id: 1,
         message: "passages sent to the query lane",
       });
-      worker.postMessage({ type: "embed", id: 2, kind: "query", texts: ["a query"] });
+      send({ type: "embed", id: 2, kind: "query", texts: ["a query"] });
       const answer = await receive();
       expect(answer.type === "vectors" ? [answer.id, answer.vectors.length] : answer).toEqual([
         2, 384,
