@@ -6,7 +6,7 @@
 import type { ExtractedDocument } from "../extract/document.ts";
 import type { Bag } from "./text-stats.ts";
 import { TOPIC_KEYWORDS } from "./topic-keywords.ts";
-import { countOccurrences, WORD_RUN } from "./unicode-regex.ts";
+import { WORD_RUN } from "./unicode-regex.ts";
 import type { Topic } from "./vocabulary.ts";
 
 export const MAX_TOPICS = 5;
@@ -61,7 +61,7 @@ export function pageTopics(doc: ExtractedDocument, bag: Bag, why: string[]): Top
     }
   }
   for (const [phrase, topic] of INDEX.phrases) {
-    const n = countOccurrences(bag.joined, phrase);
+    const n = bag.phraseCount(phrase);
     if (n) hit([topic], n);
   }
   const per1000 = 1000 / Math.max(bag.n, 200);
