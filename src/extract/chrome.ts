@@ -26,6 +26,9 @@ const nameCache = new Map<string, boolean>();
 
 /** Whether a class or id value names chrome (cached: the same values repeat on every page). */
 export function isChromeName(value: string): boolean {
+  // Every name above has 3 letters or more: the 1-2 letter classes of highlighted code (Pygments'
+  // "n", "p", "s2", most of a docs page's elements) are answered without a lookup.
+  if (value.length < 3) return false;
   let hit = nameCache.get(value);
   if (hit === undefined) {
     hit = CHROME_NAME.test(value);

@@ -152,15 +152,19 @@ export function readMeta(
   headers?: Readonly<Record<string, string>>,
 ): PageMeta {
   const root = doc.documentElement;
-  const baseHref = doc.getElementsByTagName("base")[0]?.getAttribute("href");
-  const base = (baseHref && new UrlResolver(url).httpUrl(baseHref)) || url;
-  const meta = emptyMeta(base);
+  const meta = emptyMeta(url);
   if (root === null) return meta;
   meta.language = clean(root.getAttribute("lang") ?? root.getAttribute("xml:lang"));
-  const urls = new UrlResolver(base);
   const og = { title: null as string | null };
+  // One walk of the tree: the first <base> (anywhere, as getElementsByTagName found it) is
+  // noted on the way, and the <link>s, which resolve against it, are read after the walk.
+  let baseEl: DomElement | undefined;
+  const links: DomElement[] = [];
   walkElements(root, (el) => {
     switch (el.localName) {
+      case "base":
+        baseEl ??= el;
+        break;
       case "title":
         meta.title ??= clean(textOf(el));
         break;
@@ -168,7 +172,7 @@ export function readMeta(
         readMetaTag(meta, el, og);
         break;
       case "link":
-        readLink(meta, el, urls);
+        links.push(el);
         break;
       case "script":
         readJsonLd(meta, el);
@@ -179,10 +183,16 @@ export function readMeta(
         break;
       }
       case "svg":
+        baseEl ??= el.getElementsByTagName("base")[0];
         return false; // an inline SVG's <title> is not the page's
     }
     return true;
   });
+  const baseHref = baseEl?.getAttribute("href");
+  const base = (baseHref && new UrlResolver(url).httpUrl(baseHref)) || url;
+  meta.baseUrl = base;
+  const urls = new UrlResolver(base);
+  for (const el of links) readLink(meta, el, urls);
   meta.title ??= og.title;
   for (const [key, value] of Object.entries(headers ?? {})) {
     const k = key.toLowerCase();

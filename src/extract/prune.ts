@@ -34,6 +34,8 @@ const CONSENT_CLASS =
 const classCache = new Map<string, boolean>();
 
 function droppedClass(cls: string): boolean {
+  // Every class above has 4 letters or more: short ones (highlighted code's) need no lookup.
+  if (cls.length < 4) return false;
   let hit = classCache.get(cls);
   if (hit === undefined) {
     hit = DROP_CLASS.test(cls);

@@ -7,13 +7,13 @@
  */
 import type { ExtractedDocument } from "../extract/document.ts";
 import { unitScore } from "./scores.ts";
-import { splitWhitespace } from "./unicode-regex.ts";
+import { countWhitespaceSplit } from "./unicode-regex.ts";
 
 /** Template-link anchor words / (those + main-content words): how much of the page is chrome. */
 export function boilerplateShare(doc: ExtractedDocument, words: number = doc.words): number {
   let template = 0;
   for (const link of doc.links) {
-    if (link.position === "template") template += splitWhitespace(link.anchorText).length;
+    if (link.position === "template") template += countWhitespaceSplit(link.anchorText);
   }
   return template / Math.max(1, template + words);
 }

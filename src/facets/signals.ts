@@ -11,7 +11,7 @@ import {
   TECHNICAL_WORDS,
 } from "./rule-words.ts";
 import { type Bag, bagsWithHead } from "./text-stats.ts";
-import { countMatches, splitLines, splitWhitespace, uRegex } from "./unicode-regex.ts";
+import { countMatches, countWhitespaceSplit, splitLines, uRegex } from "./unicode-regex.ts";
 
 /** Characters of text and markdown the scores read: enough to judge, bounded in cost. */
 export const MAX_TEXT = 8000;
@@ -85,10 +85,10 @@ export function computeSignals(doc: ExtractedDocument, text: string, md: string)
   const [bag, headBag] = bagsWithHead(text, HEAD_CHARS);
   const headings = [...md.matchAll(HEADING)].map((m) => (m[2] ?? "").trim());
   let linkWords = 0;
-  for (const m of md.matchAll(MD_LINK)) linkWords += splitWhitespace(m[1] ?? "").length;
+  for (const m of md.matchAll(MD_LINK)) linkWords += countWhitespaceSplit(m[1] ?? "");
   const currency = CURRENCY.test(text);
   return {
-    words: doc.words || splitWhitespace(text).length,
+    words: doc.words || countWhitespaceSplit(text),
     headings,
     codeLines: countCodeLines(md),
     lines: md.split("\n").length,

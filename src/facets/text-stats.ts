@@ -34,6 +34,21 @@ export function vocab(...terms: string[]): Vocab {
   return { words, stems, phrases };
 }
 
+const phraseWordCache = new Map<string, readonly string[]>();
+
+/** The words of a phrase `" a b "` (none for a phrase of another shape: it is then scanned for). */
+function phraseWords(phrase: string): readonly string[] {
+  let words = phraseWordCache.get(phrase);
+  if (words === undefined) {
+    const inner = phrase.slice(1, -1);
+    const ok = phrase.length > 2 && phrase.startsWith(" ") && phrase.endsWith(" ");
+    const split = ok ? inner.split(" ") : [];
+    words = split.every((w) => w.length > 0) ? split : [];
+    phraseWordCache.set(phrase, words);
+  }
+  return words;
+}
+
 function lowerBound(keys: readonly string[], key: string): number {
   let lo = 0;
   let hi = keys.length;
@@ -70,8 +85,15 @@ export class Bag {
     let total = 0;
     for (const w of v.words) total += this.counts.get(w) ?? 0;
     if (v.stems.length) total += this.#stemCount(v.stems);
-    for (const p of v.phrases) total += countOccurrences(this.joined, p);
+    for (const p of v.phrases) total += this.phraseCount(p);
     return total;
+  }
+
+  /** Non-overlapping occurrences of a phrase `" a b "` in `joined`. A phrase with a word the
+   * text lacks occurs nowhere: most phrases on most pages, answered without scanning the text. */
+  phraseCount(phrase: string): number {
+    for (const word of phraseWords(phrase)) if (!this.counts.has(word)) return 0;
+    return countOccurrences(this.joined, phrase);
   }
 
   get(token: string): number {

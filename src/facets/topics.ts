@@ -6,7 +6,7 @@
 import type { ExtractedDocument } from "../extract/document.ts";
 import type { Bag } from "./text-stats.ts";
 import { TOPIC_KEYWORDS } from "./topic-keywords.ts";
-import { countOccurrences, WORD_RUN } from "./unicode-regex.ts";
+import { WORD_RUN } from "./unicode-regex.ts";
 import type { Topic } from "./vocabulary.ts";
 
 export const MAX_TOPICS = 5;
@@ -18,6 +18,10 @@ interface TopicIndex {
   readonly exact: Map<string, Topic[]>;
   readonly stems: Map<string, Topic[]>;
   readonly stemLengths: readonly number[];
+  /** The shortest stem length, and every stem's first that many characters: a token whose
+   * start is not among them has no stem, and is not looked up once per stem length. */
+  readonly stemHead: number;
+  readonly stemHeads: ReadonlySet<string>;
   readonly phrases: readonly (readonly [string, Topic])[];
 }
 
@@ -39,7 +43,9 @@ function buildIndex(): TopicIndex {
     }
   }
   const stemLengths = [...new Set([...stems.keys()].map((s) => s.length))];
-  return { exact, stems, stemLengths, phrases };
+  const stemHead = Math.min(...stemLengths);
+  const stemHeads = new Set([...stems.keys()].map((s) => s.slice(0, stemHead)));
+  return { exact, stems, stemLengths, stemHead, stemHeads, phrases };
 }
 
 const INDEX = buildIndex();
@@ -56,12 +62,13 @@ export function pageTopics(doc: ExtractedDocument, bag: Bag, why: string[]): Top
   for (const [tok, n] of bag.counts) {
     const weight = n + (head.has(tok) ? HEAD_BONUS : 0);
     hit(INDEX.exact.get(tok), weight);
+    if (tok.length < INDEX.stemHead || !INDEX.stemHeads.has(tok.slice(0, INDEX.stemHead))) continue;
     for (const k of INDEX.stemLengths) {
       if (tok.length >= k) hit(INDEX.stems.get(tok.slice(0, k)), weight);
     }
   }
   for (const [phrase, topic] of INDEX.phrases) {
-    const n = countOccurrences(bag.joined, phrase);
+    const n = bag.phraseCount(phrase);
     if (n) hit([topic], n);
   }
   const per1000 = 1000 / Math.max(bag.n, 200);

@@ -106,3 +106,31 @@ export function codePointPrefix(text: string, n: number): string {
   }
   return text.slice(0, units);
 }
+
+/** JavaScript's `\s`: the Unicode white space and line terminators. */
+function isSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** `splitWhitespace(text).length` without building the items (the runs of non-space). */
+export function countWhitespaceSplit(text: string): number {
+  let n = 0;
+  let inItem = false;
+  for (let i = 0; i < text.length; i++) {
+    const item = !isSpace(text.charCodeAt(i));
+    if (item && !inItem) n++;
+    inItem = item;
+  }
+  return n;
+}

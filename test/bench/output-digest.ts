@@ -1,0 +1,73 @@
+/**
+ * A safety net for CPU work on the crawl workers' stage: every page of the three doc sites
+ * (python, postgres, handbook) through processPage with the chunker the crawl workers build, and
+ * one SHA-256 of everything it returns but the timings (document, markdown, links, facets,
+ * explanation, chunks, hashes). A change meant to be output-neutral must leave the digest as it was.
+ *
+ *   bun test/bench/output-digest.ts [--site python|postgres|handbook] [--dump FILE]
+ *
+ * --dump writes one line per page (URL and its own digest) so two runs can be diffed to find the
+ * pages that changed.
+ */
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { processPage } from "../../src/crawl/process-page.ts";
+import { chunkMarkdown } from "../../src/search/chunking.ts";
+import { loadTokenCounter } from "../../src/search/model-files.ts";
+import { resolvePath } from "../sites/support/doc-server.ts";
+import { docSites, siteUrl } from "../sites/support/doc-sites.ts";
+
+const { values } = parseArgs({
+  options: { site: { type: "string" }, dump: { type: "string" } },
+});
+const sites = docSites();
+const chosen = values.site
+  ? [
+      { python: sites.python, postgres: sites.postgres, handbook: sites.handbook }[
+        values.site as "python" | "postgres" | "handbook"
+      ],
+    ]
+  : [sites.python, sites.postgres, sites.handbook];
+if (chosen.some((s) => !s)) throw new Error("--site: python, postgres or handbook");
+
+// The chunker as crawl-worker.ts builds it.
+const counter = loadTokenCounter();
+const chunk = (markdown: string, title: string | null) =>
+  chunkMarkdown(markdown, counter, { title });
+const headers = { "content-type": "text/html" };
+const replacer = (_key: string, value: unknown) =>
+  typeof value === "bigint" ? `${value}n` : value;
+
+const all = new Bun.CryptoHasher("sha256");
+const lines: string[] = [];
+const started = performance.now();
+for (const site of chosen) {
+  if (!site) continue;
+  const siteHash = new Bun.CryptoHasher("sha256");
+  let n = 0;
+  for (const path of site.pages) {
+    const found = resolvePath(site, path);
+    if (found.kind !== "file") continue;
+    const { body } = found.rep;
+    const url = siteUrl(site, path);
+    const { timings: _timings, ...page } = processPage(
+      typeof body === "function" ? body() : body,
+      url,
+      { headers, chunk },
+    );
+    const json = JSON.stringify(page, replacer);
+    siteHash.update(url).update("\n").update(json).update("\n");
+    if (values.dump)
+      lines.push(
+        `${url} ${new Bun.CryptoHasher("sha256").update(json).digest("hex").slice(0, 16)}`,
+      );
+    n++;
+  }
+  const digest = siteHash.digest("hex");
+  all.update(digest);
+  console.log(`${site.host}: ${n} pages, ${digest.slice(0, 32)}`);
+}
+if (values.dump) writeFileSync(values.dump, `${lines.join("\n")}\n`);
+console.log(
+  `digest ${all.digest("hex").slice(0, 32)} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+);
