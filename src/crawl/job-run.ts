@@ -62,13 +62,15 @@ export class JobRun {
   readonly known: Set<string>;
   /** URLs taken from the frontier (or claimed as a canonical): never fetched twice. */
   readonly started = new Set<string>();
-  /** Link URLs already handled in this job (in scope or not). */
+  /** In-scope link URLs already handled in this job. */
   readonly linked = new Set<string>();
   readonly lastmod = new Map<string, string>();
   readonly hops = new Map<string, number>();
   /** Link targets by the URL as extracted (null: not crawlable): a site's navigation links
    * recur on every page, and each needs a URL parse, a scope check and a SHA-256. */
   readonly #linkTargets = new Map<string, LinkTarget | null>();
+  /** Out-of-scope link URLs seen lately (see `addLinks`). */
+  readonly #outOfScope = new Set<string>();
   /** Text hashes of pages this job stored, before their writes are visible to queries. */
   readonly textHashes = new Map<string, string>();
   readonly simhashes: SimhashIndex;
@@ -186,9 +188,15 @@ export class JobRun {
     const evidence: string[] = [];
     for (const raw of rawUrls) {
       const url = normalizeUrl(raw, base);
-      if (url === null || this.linked.has(url)) continue;
-      this.linked.add(url); // out-of-scope ones too: a link on every page is checked once
-      if (!inScope(url, this.domain)) continue;
+      if (url === null || this.linked.has(url) || this.#outOfScope.has(url)) continue;
+      if (!inScope(url, this.domain)) {
+        // Remembered (bounded: share links carry the page's own URL) so a link on every page
+        // is parsed once, not on every page.
+        if (this.#outOfScope.size >= LINK_TARGETS_CACHED) this.#outOfScope.clear();
+        this.#outOfScope.add(url);
+        continue;
+      }
+      this.linked.add(url);
       evidence.push(url);
       const ext = nonPageExtension(url);
       entries.push(

@@ -102,7 +102,8 @@ export function codePointPrefix(text: string, n: number): string {
   let units = 0;
   for (let cp = 0; cp < n && units < text.length; cp++) {
     const c = text.charCodeAt(units);
-    units += c >= 0xd800 && c <= 0xdbff && units + 1 < text.length ? 2 : 1;
+    const next = text.charCodeAt(units + 1); // NaN past the end
+    units += c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
   }
   return text.slice(0, units);
 }

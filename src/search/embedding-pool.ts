@@ -78,6 +78,11 @@ class Lane {
     return this.#ready;
   }
 
+  /** The worker died (or the lane was closed): every request is refused. */
+  get failed(): boolean {
+    return this.#failure !== null;
+  }
+
   /** In-flight requests: the pool gives a query to the least busy lane. */
   get load(): number {
     return this.#pending.size;
@@ -101,6 +106,7 @@ class Lane {
       this.#send({ type: "close" });
       await closed;
     }
+    this.#failure ??= new Error("embedding worker: closed");
     this.#worker.terminate();
   }
 
@@ -199,10 +205,13 @@ export class EmbeddingPool {
     return this.#queryLane !== null;
   }
 
-  /** The unit vector of one query: from the query lane, else from the least busy lane. */
+  /** The unit vector of one query: from the query lane, else (none, or its worker died) from
+   * the least busy passage lane. */
   async embedQuery(text: string): Promise<Float32Array> {
     const lane =
-      this.#queryLane ?? this.#lanes.reduce((best, l) => (l.load < best.load ? l : best));
+      this.#queryLane && !this.#queryLane.failed
+        ? this.#queryLane
+        : this.#lanes.reduce((best, l) => (l.load < best.load ? l : best));
     return lane.embed("query", [text]);
   }
 

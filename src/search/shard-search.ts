@@ -96,8 +96,11 @@ export async function searchShards(
   request: ShardSearchRequest,
 ): Promise<SearchHit[]> {
   const { mode, limit } = request;
-  if (limit <= 0 || request.domains.length === 0) return [];
   const vector = request.vector ?? null;
+  // A vector still being embedded may fail after an early return below: awaited later or not,
+  // its rejection is never left unhandled here (the await below still throws it).
+  if (vector instanceof Promise) vector.catch(() => undefined);
+  if (limit <= 0 || request.domains.length === 0) return [];
   if (mode !== "text" && vector === null) {
     throw new RangeError(`mode=${mode} needs the query vector`);
   }

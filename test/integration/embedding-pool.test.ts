@@ -86,6 +86,8 @@ describe("EmbeddingPool (real Workers)", () => {
           return vectors;
         });
       const query = await one.embedQuery("how do I install python on debian");
+      // The query went to its own lane: it was answered while the 80 passages (~1 s of work,
+      // against ~6 ms for a query) were still being embedded on the other.
       expect(passagesDone).toBe(false);
       expect((await passages).length).toBe(80);
       // Without a query lane, a passage lane answers queries: the same vector, from the same graph.

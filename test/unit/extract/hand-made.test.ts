@@ -2,7 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import type { ExtractedDocument } from "../../../src/extract/document.ts";
 import { extractDocument } from "../../../src/extract/extract-document.ts";
+import { parseHtml } from "../../../src/extract/parse.ts";
 import { countWords } from "../../../src/extract/words.ts";
+import { countWhitespaceSplit, splitWhitespace } from "../../../src/facets/unicode-regex.ts";
 
 const PAGE = `<!doctype html><html lang="de-DE"><head>
 <meta charset="utf-8"><title>Hallo Welt</title>
@@ -246,5 +248,96 @@ describe("words", () => {
     expect(countWords("日本語のテキスト and English")).toBe(3);
     expect(countWords("")).toBe(0);
     expect(countWords("e\u0301te")).toBe(2); // a combining mark splits a word, as in Python
+  });
+});
+
+describe("counting without building the pieces", () => {
+  const samples = [
+    "",
+    "   ",
+    "one",
+    " lead and trail ",
+    "tabs\tand\nlines\r\nand\u000bvt\u000cff",
+    "nbsp\u00a0ideographic\u3000space\u2028line\u2029para\ufeffbom",
+    "日本語のテキスト and English, e\u0301te, snake_case 42",
+    "emoji 😀 in😀side \ud800 lone \udc00 surrogates",
+    "a\u200bzero-width\u180emongolian",
+  ];
+
+  test("countWords equals the count of \\w+ matches (Python's rule) on every sample", () => {
+    for (const s of samples) expect(countWords(s)).toBe(s.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0);
+  });
+
+  test("countWhitespaceSplit equals splitWhitespace(text).length on every sample", () => {
+    for (const s of samples) expect(countWhitespaceSplit(s)).toBe(splitWhitespace(s).length);
+  });
+});
+
+describe("<base>", () => {
+  const page = (head: string) =>
+    new TextEncoder().encode(
+      `<html><head><title>t</title>${head}</head><body><p>${"Some words here. ".repeat(20)}</p></body></html>`,
+    );
+
+  test("the first <base> resolves the canonical URL, wherever it is in the head", () => {
+    const before = extractDocument(
+      page('<base href="https://cdn.example.com/docs/"><link rel="canonical" href="page.html">'),
+      "https://example.com/a/b",
+    );
+    const after = extractDocument(
+      page('<link rel="canonical" href="page.html"><base href="https://cdn.example.com/docs/">'),
+      "https://example.com/a/b",
+    );
+    expect(before.canonicalUrl).toBe("https://cdn.example.com/docs/page.html");
+    expect(after.canonicalUrl).toBe("https://cdn.example.com/docs/page.html");
+  });
+
+  test("without <base>, the page's own URL", () => {
+    const doc = extractDocument(
+      page('<link rel="canonical" href="page.html">'),
+      "https://example.com/a/b",
+    );
+    expect(doc.canonicalUrl).toBe("https://example.com/a/page.html");
+  });
+});
+
+describe("linkedom's element classes (patched)", () => {
+  const doc = parseHtml(
+    '<html><body><div id="d"></div><section id="s"></section><p id="p"></p><a id="a" href="/x">x</a><img id="i" src="/i.png"><template id="t"><b>in</b></template></body></html>',
+  );
+  const byId = (id: string) =>
+    (
+      doc as unknown as { getElementById(id: string): Record<string, unknown> | null } | null
+    )?.getElementById(id) ?? null;
+
+  test("elements without behaviour of their own share one class", () => {
+    const classes = new Set(["d", "s", "p"].map((id) => byId(id)?.constructor));
+    expect(classes.size).toBe(1);
+  });
+
+  test("anchors, images and templates keep theirs", () => {
+    expect(byId("a")?.href).toBe("/x");
+    expect(byId("i")?.src).toBe("/i.png");
+    const content = byId("t")?.content as { firstChild?: { nodeName?: string } } | undefined;
+    expect(content?.firstChild?.nodeName).toBe("B");
+    expect(byId("a")?.constructor).not.toBe(byId("d")?.constructor);
+  });
+});
+
+describe("upper-case HTML", () => {
+  test("attribute names are case-insensitive: links, canonical and description are read", () => {
+    const html = `<HTML><HEAD><TITLE>T</TITLE><LINK REL="canonical" HREF="/canon"><META NAME="description" CONTENT="About us"></HEAD><BODY><P>${"Words here. ".repeat(30)}<A HREF="/other">other</A></P><svg viewBox="0 0 1 1"></svg></BODY></HTML>`;
+    const doc = extractDocument(new TextEncoder().encode(html), "https://example.com/a");
+    expect(doc.canonicalUrl).toBe("https://example.com/canon");
+    expect(doc.description).toBe("About us");
+    expect(doc.links.map((l) => l.url)).toContain("https://example.com/other");
+  });
+
+  test("SVG keeps its attributes' case", () => {
+    const doc = parseHtml('<html><body><svg viewBox="0 0 1 1"><path d="M0"/></svg></body></html>');
+    const svg = (
+      doc as unknown as { querySelector(s: string): { getAttribute(n: string): string | null } }
+    ).querySelector("svg");
+    expect(svg.getAttribute("viewBox")).toBe("0 0 1 1");
   });
 });

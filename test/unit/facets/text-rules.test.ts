@@ -31,6 +31,12 @@ describe("codePointPrefix", () => {
     expect(codePointPrefix("a😀", 2)).toBe("a😀");
     expect(codePointPrefix("", 5)).toBe("");
   });
+
+  test("a lone surrogate is one code point, as in Python", () => {
+    expect(codePointPrefix("\ud800ab", 2)).toBe("\ud800a");
+    expect(codePointPrefix("a\udc00b", 2)).toBe("a\udc00");
+    expect(codePointPrefix("ab\ud800", 3)).toBe("ab\ud800");
+  });
 });
 
 describe("token bags", () => {
