@@ -10,7 +10,6 @@
 import {
   chunksToEmbed,
   domainPageVersions,
-  type IndexPage,
   indexPages,
   markEmbedded,
   markUnembedded,
@@ -18,7 +17,7 @@ import {
 } from "../db/chunks-repo.ts";
 import type { Db } from "../db/client.ts";
 import type { PageWrite } from "../db/page-writes.ts";
-import type { PageInput } from "./shard.ts";
+import { type PageInput, shardPage } from "./shard.ts";
 import type { ShardRegistry } from "./shard-registry.ts";
 
 /** What the indexer needs of the embedding model. */
@@ -46,37 +45,6 @@ export function chunkId(pageId: string, idx: number): string {
   return `${pageId}#${idx}`;
 }
 
-/** A page as the crawl stored it: the same fields `indexPages` reads back. */
-function storedInput(page: PageWrite): PageInput {
-  return {
-    pageId: page.id,
-    title: page.title ?? "",
-    version: page.textHash,
-    facets: {
-      type: page.facets.type,
-      locale: page.facets.locale,
-      topics: page.facets.topics,
-      technicality: page.facets.technicality,
-    },
-    chunks: page.chunks.map((c) => ({ heading: c.heading, text: c.text })),
-  };
-}
-
-function pageInput(page: IndexPage): PageInput {
-  return {
-    pageId: page.pageId,
-    title: page.title ?? "",
-    version: page.version,
-    facets: {
-      type: page.type,
-      locale: page.locale,
-      topics: page.topics,
-      technicality: page.technicality,
-    },
-    chunks: page.chunks.map((c) => ({ heading: c.heading, text: c.text })),
-  };
-}
-
 export class SearchIndexer {
   readonly #o: IndexerOptions;
   /** Stored pages waiting for their shard, by domain and page id (the latest write wins). */
@@ -97,7 +65,7 @@ export class SearchIndexer {
    */
   pageStored(page: PageWrite): void {
     const pages = this.#queued.get(page.domain) ?? new Map<string, PageInput>();
-    pages.set(page.id, storedInput(page));
+    pages.set(page.id, shardPage(page.id, page.title, page.textHash, page.facets, page.chunks));
     this.#queued.set(page.domain, pages);
     this.#schedule();
   }
@@ -147,7 +115,10 @@ export class SearchIndexer {
       const ids = stale.slice(i, i + 200);
       // Their vectors are gone with the old shard content: embedded again.
       markUnembedded(db, { pageIds: ids });
-      await registry.upsertPages(domain, indexPages(db, ids).map(pageInput));
+      await registry.upsertPages(
+        domain,
+        indexPages(db, ids).map((p) => shardPage(p.pageId, p.title, p.version, p, p.chunks)),
+      );
       this.rebuilding.set(domain, { done: Math.min(stale.length, i + 200), total: stale.length });
     }
     const shard = await registry.shard(domain);

@@ -34,6 +34,25 @@ export interface PageInput {
   readonly chunks: readonly ChunkInput[];
 }
 
+/** A page as a shard takes it: the facets searches filter on, each chunk's heading and text
+ * (whatever else the caller's page and chunks carry stays out). */
+export function shardPage(
+  pageId: string,
+  title: string | null,
+  version: string,
+  facets: PageFacets,
+  chunks: readonly ChunkInput[],
+): PageInput {
+  const { type, locale, topics, technicality } = facets;
+  return {
+    pageId,
+    title: title ?? "",
+    version,
+    facets: { type, locale, topics, technicality },
+    chunks: chunks.map((c) => ({ heading: c.heading, text: c.text })),
+  };
+}
+
 export interface ChunkVector {
   readonly chunkId: string;
   readonly vector: ArrayLike<number>;

@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { type ProcessedPage, processPage } from "../../src/crawl/process-page.ts";
 import { chunkMarkdown } from "../../src/search/chunking.ts";
 import { loadTokenCounter } from "../../src/search/model-files.ts";
-import { Shard } from "../../src/search/shard.ts";
+import { Shard, shardPage } from "../../src/search/shard.ts";
 import { tokens } from "../../src/search/tokenizer.ts";
 import { resolvePath } from "../sites/support/doc-server.ts";
 import { docSites, siteUrl } from "../sites/support/doc-sites.ts";
@@ -71,18 +71,7 @@ for (let round = 0; round <= Number(values.rounds); round++) {
   const shard = new Shard("bench");
   const upsertMs = time(() => {
     for (const { url, page } of pages)
-      shard.upsertPage({
-        pageId: url,
-        title: page.doc.title ?? "",
-        version: page.textHash,
-        facets: {
-          type: page.facets.type,
-          locale: page.facets.locale,
-          topics: page.facets.topics,
-          technicality: page.facets.technicality,
-        },
-        chunks: page.chunks.map((c) => ({ heading: c.heading, text: c.text })),
-      });
+      shard.upsertPage(shardPage(url, page.doc.title, page.textHash, page.facets, page.chunks));
   });
   shard.dispose();
   console.log(
