@@ -125,17 +125,7 @@ export function benchChunks(): BenchChunk[] {
   return out;
 }
 
-/** A seeded PRNG (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng as random } from "../helpers/prng.ts";
 
 /** A random unit vector (uniform components, normalised: cheap, and the scan costs the same). */
 export function unitVector(rand: () => number, dim = 384): Float32Array {

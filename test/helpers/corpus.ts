@@ -13,8 +13,8 @@ import type { Db } from "../../src/db/client.ts";
 import { recordUnchanged } from "../../src/db/page-writes.ts";
 import { jobUrls } from "../../src/db/schema.ts";
 import { pageIdFor } from "../../src/services/ids.ts";
-import { prng } from "./crawl-sim.ts";
 import { type PageSpec, testJob, writePage } from "./pages.ts";
+import { prng } from "./prng.ts";
 
 export const ACME = "acme.test";
 export const GLOBEX = "globex.test";

@@ -4,6 +4,7 @@
  * the link graph of a real documentation site (site suite) while the crawler is built elsewhere.
  */
 import type { EstimateRows } from "../../src/services/estimate.ts";
+import { prng } from "./prng.ts";
 
 export type UrlKind = "page" | "notHtml" | "missing";
 
@@ -88,18 +89,6 @@ export function simulateCrawl(site: SiteGraph, budget: number): EstimateRows {
 /** The same crawl as if the site had no sitemap: sitemap-only URLs never learned about. */
 export function withoutSitemap(site: SiteGraph): SiteGraph {
   return { ...site, sitemap: [] };
-}
-
-/** A deterministic PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

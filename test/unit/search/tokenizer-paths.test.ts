@@ -8,18 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tokens, unicodeTokens } from "../../../src/search/tokenizer.ts";
-
-/** mulberry32: a seeded generator, so a failure is reproducible. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng as random } from "../../helpers/prng.ts";
 
 const SEPARATORS = [" ", "  ", "\n", "\t", "\r", "\r\n", "\v", "\f", "\u00a0", "\u2003", "\u3000"];
 const PUNCTUATION = [..."._-'\"()[]{}<>,;:!?/\\@#$%^&*+=|~`"];
