@@ -9,8 +9,7 @@
  */
 import { parseArgs } from "node:util";
 import { processPage } from "../../src/crawl/process-page.ts";
-import { resolvePath } from "../sites/support/doc-server.ts";
-import { docSites, siteUrl } from "../sites/support/doc-sites.ts";
+import { benchSite, sitePages } from "./support/doc-pages.ts";
 
 const { values } = parseArgs({
   options: {
@@ -19,19 +18,8 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "2" },
   },
 });
-const sites = docSites();
-const site = { python: sites.python, postgres: sites.postgres, handbook: sites.handbook }[
-  values.site as "python" | "postgres" | "handbook"
-];
-if (!site) throw new Error("--site: python, postgres or handbook");
-const limit = Number(values.limit) || site.allowedPages.length;
-const pages: { url: string; body: Uint8Array }[] = [];
-for (const path of site.allowedPages.slice(0, limit)) {
-  const found = resolvePath(site, path);
-  if (found.kind !== "file") continue;
-  const { body } = found.rep;
-  pages.push({ url: siteUrl(site, path), body: typeof body === "function" ? body() : body });
-}
+const site = benchSite(values.site);
+const pages = sitePages(site, Number(values.limit));
 const bytes = pages.reduce((n, p) => n + p.body.length, 0);
 console.log(
   `${site.host}: ${pages.length} pages, ${(bytes / pages.length / 1024).toFixed(0)} KB each on average`,

@@ -13,8 +13,7 @@ import { chunkMarkdown } from "../../src/search/chunking.ts";
 import { loadTokenCounter } from "../../src/search/model-files.ts";
 import { Shard, shardPage } from "../../src/search/shard.ts";
 import { tokens } from "../../src/search/tokenizer.ts";
-import { resolvePath } from "../sites/support/doc-server.ts";
-import { docSites, siteUrl } from "../sites/support/doc-sites.ts";
+import { benchSite, sitePages } from "./support/doc-pages.ts";
 
 const { values } = parseArgs({
   options: {
@@ -23,27 +22,16 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
   },
 });
-const sites = docSites();
-const site = { python: sites.python, postgres: sites.postgres, handbook: sites.handbook }[
-  values.site as "python" | "postgres" | "handbook"
-];
-if (!site) throw new Error("--site: python, postgres or handbook");
-const limit = Number(values.limit) || site.allowedPages.length;
+const site = benchSite(values.site);
 const counter = loadTokenCounter();
 const chunk = (markdown: string, title: string | null) =>
   chunkMarkdown(markdown, counter, { title });
-const pages: { url: string; page: ProcessedPage }[] = [];
-for (const path of site.allowedPages.slice(0, limit)) {
-  const found = resolvePath(site, path);
-  if (found.kind !== "file") continue;
-  const { body } = found.rep;
-  const url = siteUrl(site, path);
-  const page = processPage(typeof body === "function" ? body() : body, url, {
-    headers: { "content-type": "text/html" },
-    chunk,
-  });
-  pages.push({ url, page });
-}
+const pages: { url: string; page: ProcessedPage }[] = sitePages(site, Number(values.limit)).map(
+  ({ url, body }) => ({
+    url,
+    page: processPage(body, url, { headers: { "content-type": "text/html" }, chunk }),
+  }),
+);
 const chunkCount = pages.reduce((n, p) => n + p.page.chunks.length, 0);
 console.log(`${site.host}: ${pages.length} pages, ${chunkCount} chunks`);
 

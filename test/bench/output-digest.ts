@@ -14,21 +14,12 @@ import { parseArgs } from "node:util";
 import { processPage } from "../../src/crawl/process-page.ts";
 import { chunkMarkdown } from "../../src/search/chunking.ts";
 import { loadTokenCounter } from "../../src/search/model-files.ts";
-import { resolvePath } from "../sites/support/doc-server.ts";
-import { docSites, siteUrl } from "../sites/support/doc-sites.ts";
+import { benchSite, SITE_NAMES, sitePages } from "./support/doc-pages.ts";
 
 const { values } = parseArgs({
   options: { site: { type: "string" }, dump: { type: "string" } },
 });
-const sites = docSites();
-const chosen = values.site
-  ? [
-      { python: sites.python, postgres: sites.postgres, handbook: sites.handbook }[
-        values.site as "python" | "postgres" | "handbook"
-      ],
-    ]
-  : [sites.python, sites.postgres, sites.handbook];
-if (chosen.some((s) => !s)) throw new Error("--site: python, postgres or handbook");
+const chosen = (values.site ? [values.site] : SITE_NAMES).map(benchSite);
 
 // The chunker as crawl-worker.ts builds it.
 const counter = loadTokenCounter();
@@ -42,19 +33,10 @@ const all = new Bun.CryptoHasher("sha256");
 const lines: string[] = [];
 const started = performance.now();
 for (const site of chosen) {
-  if (!site) continue;
   const siteHash = new Bun.CryptoHasher("sha256");
   let n = 0;
-  for (const path of site.pages) {
-    const found = resolvePath(site, path);
-    if (found.kind !== "file") continue;
-    const { body } = found.rep;
-    const url = siteUrl(site, path);
-    const { timings: _timings, ...page } = processPage(
-      typeof body === "function" ? body() : body,
-      url,
-      { headers, chunk },
-    );
+  for (const { url, body } of sitePages(site, 0, site.pages)) {
+    const { timings: _timings, ...page } = processPage(body, url, { headers, chunk });
     const json = JSON.stringify(page, replacer);
     siteHash.update(url).update("\n").update(json).update("\n");
     if (values.dump)

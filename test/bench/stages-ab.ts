@@ -8,8 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import type { processPage as ProcessPage } from "../../src/crawl/process-page.ts";
-import { resolvePath } from "../sites/support/doc-server.ts";
-import { docSites, siteUrl } from "../sites/support/doc-sites.ts";
+import { benchSite, sitePages } from "./support/doc-pages.ts";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -27,18 +26,7 @@ const variants = [
   { name: "A", run: await load(dirA), ms: [] as number[], stages: {} as Record<string, number> },
   { name: "B", run: await load(dirB), ms: [] as number[], stages: {} as Record<string, number> },
 ];
-const sites = docSites();
-const site = { python: sites.python, postgres: sites.postgres, handbook: sites.handbook }[
-  values.site as "python" | "postgres" | "handbook"
-];
-if (!site) throw new Error("--site: python, postgres or handbook");
-const pages: { url: string; body: Uint8Array }[] = [];
-for (const path of site.allowedPages.slice(0, Number(values.limit) || undefined)) {
-  const found = resolvePath(site, path);
-  if (found.kind !== "file") continue;
-  const { body } = found.rep;
-  pages.push({ url: siteUrl(site, path), body: typeof body === "function" ? body() : body });
-}
+const pages = sitePages(benchSite(values.site), Number(values.limit));
 const headers = { "content-type": "text/html" };
 const cpu = () => {
   const u = process.threadCpuUsage();

@@ -11,8 +11,7 @@ import { parseArgs } from "node:util";
 import { type ProcessedPage, processPage } from "../../src/crawl/process-page.ts";
 import { chunkMarkdown } from "../../src/search/chunking.ts";
 import { loadTokenCounter } from "../../src/search/model-files.ts";
-import { resolvePath } from "../sites/support/doc-server.ts";
-import { docSites, siteUrl } from "../sites/support/doc-sites.ts";
+import { benchSite, sitePages } from "./support/doc-pages.ts";
 
 const { values } = parseArgs({
   options: {
@@ -20,26 +19,13 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
   },
 });
-const sites = docSites();
-const site = { python: sites.python, postgres: sites.postgres, handbook: sites.handbook }[
-  values.site as "python" | "postgres" | "handbook"
-];
-if (!site) throw new Error("--site: python, postgres or handbook");
+const site = benchSite(values.site);
 const counter = loadTokenCounter();
 const chunk = (markdown: string, title: string | null) =>
   chunkMarkdown(markdown, counter, { title });
-const pages: ProcessedPage[] = [];
-for (const path of site.allowedPages) {
-  const found = resolvePath(site, path);
-  if (found.kind !== "file") continue;
-  const { body } = found.rep;
-  pages.push(
-    processPage(typeof body === "function" ? body() : body, siteUrl(site, path), {
-      headers: { "content-type": "text/html" },
-      chunk,
-    }),
-  );
-}
+const pages: ProcessedPage[] = sitePages(site).map(({ url, body }) =>
+  processPage(body, url, { headers: { "content-type": "text/html" }, chunk }),
+);
 const kb = (bytes: number) => (bytes / pages.length / 1024).toFixed(1);
 const parts: Record<string, number> = {};
 for (const p of pages) {

@@ -1,0 +1,35 @@
+/**
+ * The doc sites' pages for the benches that run the crawl workers' stage on one thread: the site
+ * a `--site` option names, and its pages with their bodies as the doc server sends them.
+ */
+import { resolvePath } from "../../sites/support/doc-server.ts";
+import { type DocSite, docSites, siteUrl } from "../../sites/support/doc-sites.ts";
+
+export const SITE_NAMES = ["python", "postgres", "handbook"] as const;
+
+/** The doc site named by a bench's `--site` option. */
+export function benchSite(name: string | undefined): DocSite {
+  const sites = docSites();
+  const site = { python: sites.python, postgres: sites.postgres, handbook: sites.handbook }[
+    name as (typeof SITE_NAMES)[number]
+  ];
+  if (!site) throw new Error(`--site: ${SITE_NAMES.join(", ")}`);
+  return site;
+}
+
+/** URL and body of each page (the first `limit`; 0: all) of `paths`, the pages a crawl may
+ * fetch by default; redirects and missing files are skipped. */
+export function sitePages(
+  site: DocSite,
+  limit = 0,
+  paths: readonly string[] = site.allowedPages,
+): { url: string; body: Uint8Array }[] {
+  const pages: { url: string; body: Uint8Array }[] = [];
+  for (const path of limit > 0 ? paths.slice(0, limit) : paths) {
+    const found = resolvePath(site, path);
+    if (found.kind !== "file") continue;
+    const { body } = found.rep;
+    pages.push({ url: siteUrl(site, path), body: typeof body === "function" ? body() : body });
+  }
+  return pages;
+}
