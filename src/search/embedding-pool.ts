@@ -157,9 +157,10 @@ export class EmbeddingPool {
     // 1.4.5 ("symbol 'napi_register_module_v1' not found", 1 start in ~5 with two lanes).
     const started: Lane[] = [];
     try {
-      for (let i = 0; i <= lanes; i++) {
-        if (i === lanes && !queryLane) break;
-        const lane = new Lane(i === lanes ? { ...settings, queriesOnly: true } : settings);
+      const wanted: EmbeddingWorkerSettings[] = Array.from({ length: lanes }, () => settings);
+      if (queryLane) wanted.push({ ...settings, queriesOnly: true });
+      for (const laneSettings of wanted) {
+        const lane = new Lane(laneSettings);
         started.push(lane);
         await lane.ready;
       }
