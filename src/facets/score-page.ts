@@ -78,6 +78,13 @@ export interface ScoreOptions {
   /** The learned model; null scores by the rules alone. Default: the packaged model. */
   readonly model?: FacetModel | null;
   readonly languageDetector?: LanguageDetector;
+  /** How sure the model must be to replace a weak format / audience rule (training sweeps it). */
+  readonly overrideP?: OverrideP;
+}
+
+export interface OverrideP {
+  readonly format: number;
+  readonly audience: number;
 }
 
 interface Decided {
@@ -87,7 +94,7 @@ interface Decided {
 }
 
 /** Format and audience: the rule, unless it was weak and the model confidently says otherwise. */
-const MODEL_OVERRIDE_P = { format: 0.7, audience: 0.6 } as const;
+export const MODEL_OVERRIDE_P: OverrideP = { format: 0.7, audience: 0.6 };
 
 function typeFormatAudience(
   doc: ExtractedDocument,
@@ -95,6 +102,7 @@ function typeFormatAudience(
   sig: ReturnType<typeof computeSignals>,
   model: FacetModel | null,
   why: Record<ExplainedFacet, string[]>,
+  overrideP: OverrideP,
 ): Decided {
   const hasDate = doc.published !== null;
   const z = model ? model.logits(pageFeatures(doc, sig, hasDate)) : null;
@@ -110,7 +118,7 @@ function typeFormatAudience(
     const pred = model.predict(head, z, type);
     const reasons = why[head];
     if (pred.label === rule.label) reasons.push(`${describePrediction(pred)} (agrees)`);
-    else if (rule.strong || pred.prob < MODEL_OVERRIDE_P[head]) {
+    else if (rule.strong || pred.prob < overrideP[head]) {
       const because = rule.strong ? "strong rule" : "unsure";
       reasons.push(`${describePrediction(pred)} (not used: ${because})`);
     } else {
@@ -144,7 +152,14 @@ export function scorePage(
     why.published.push("sitemap lastmod");
   } else why.published.push("no date stated");
 
-  const { type, format, audience } = typeFormatAudience(doc, url, sig, model, why);
+  const { type, format, audience } = typeFormatAudience(
+    doc,
+    url,
+    sig,
+    model,
+    why,
+    options.overrideP ?? MODEL_OVERRIDE_P,
+  );
   const locale = pageLocale(
     {
       declared: doc.language,

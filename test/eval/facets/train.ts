@@ -16,10 +16,10 @@ import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { extractDocument } from "../../../src/extract/extract-document.ts";
 import { decodeModel, encodeModel, type Precision } from "../../../src/facets/model-file.ts";
-import { scorePage } from "../../../src/facets/score-page.ts";
+import { MODEL_OVERRIDE_P, scorePage } from "../../../src/facets/score-page.ts";
 import { LABEL_FILES, loadHtml, readLabels } from "./labeled-pages.ts";
 import { macroF1 } from "./metrics.ts";
-import { fit } from "./training/fit-model.ts";
+import { fit, PARAMS } from "./training/fit-model.ts";
 import { collectPool, type PoolPage } from "./training/pool.ts";
 
 const { values } = parseArgs({
@@ -31,8 +31,19 @@ const { values } = parseArgs({
     labels: { type: "string", multiple: true },
     precision: { type: "string", default: "int8" },
     errors: { type: "boolean", default: false },
+    /** With --cv: out-of-fold audience and format macro-F1 for each override threshold listed. */
+    "sweep-override": { type: "string" },
+    /** A hyper-parameter of training/fit-model.ts PARAMS other than the shipped one: name=value. */
+    param: { type: "string", multiple: true },
   },
 });
+
+for (const kv of values.param ?? []) {
+  const [name = "", value = ""] = kv.split("=");
+  if (!(name in PARAMS) || typeof PARAMS[name as keyof typeof PARAMS] !== "number")
+    throw new Error(`--param ${kv}: not a numeric parameter of PARAMS`);
+  Object.assign(PARAMS, { [name]: Number(value) });
+}
 
 const labels = readLabels(values.labels?.length ? values.labels : LABEL_FILES);
 mkdirSync(dirname(values.cache), { recursive: true });
@@ -49,6 +60,10 @@ function crossValidate(k: number): void {
   const rows = new Map(labels.map((r) => [r.id, r]));
   const preds = new Map<string, Record<string, string>>();
   const rulePreds = new Map<string, Record<string, string>>();
+  const thresholds = (values["sweep-override"] ?? "").split(",").filter(Boolean).map(Number);
+  const swept = new Map<number, Map<string, Record<string, string>>>(
+    thresholds.map((t) => [t, new Map()]),
+  );
   for (let i = 0; i < k; i++) {
     const test = hand.filter((p) => fold(p) === i);
     const model = decodeModel(encodeModel(fit(pool, new Set(test.map((p) => p.id))), "f16"));
@@ -61,6 +76,10 @@ function crossValidate(k: number): void {
         [null, rulePreds],
       ] as const) {
         const f = scorePage(doc, p.url, { model: m }).facets;
+        out.set(p.id, { type: f.type, format: f.format, audience: f.audience });
+      }
+      for (const [t, out] of swept) {
+        const f = scorePage(doc, p.url, { model, overrideP: { format: t, audience: t } }).facets;
         out.set(p.id, { type: f.type, format: f.format, audience: f.audience });
       }
     }
@@ -81,6 +100,16 @@ function crossValidate(k: number): void {
       console.log(
         `  ${head.padEnd(9)} macro-F1 rules ${macroF1(gold, r).toFixed(3)} -> rules+model ${macroF1(gold, m).toFixed(3)}`,
       );
+      if (head !== "type" && swept.size) {
+        const at = [...swept].map(([t, out]) => {
+          const f1 = macroF1(
+            gold,
+            pages.map((p) => out.get(p.id)?.[head] ?? ""),
+          );
+          return `${t}: ${f1.toFixed(3)}`;
+        });
+        console.log(`    override p (shipped ${MODEL_OVERRIDE_P[head]}) ${at.join(", ")}`);
+      }
       if (values.errors && name === "all tune pages") {
         pages.forEach((p, i) => {
           if (gold[i] !== m[i])
