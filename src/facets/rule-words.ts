@@ -22,9 +22,12 @@ export const EVENT_WORDS = list("agenda|speakers|register|venue|save your seat|d
 export const DEVELOPER_WORDS = list(
   "api*|sdk*|function*|method*|class|classes|module*|parameter*|argument*|endpoint*|json|import|library|libraries|compile*|runtime|syntax|variable*|return value|exception*|python|javascript|sql|query|queries|npm|pip|git|repository|webhook*|callback*|string*|integer*|boolean|null|attribute*|object*|instance*",
 );
-export const TECHNICAL_WORDS = list(
-  "server*|configur*|install*|package*|kernel|network*|protocol*|database*|cluster*|deploy*|command*|daemon*|firewall*|ssh|dns|backup*|filesystem*|administrator*|root|sudo|apt|systemd|linux|debian|proxy|certificate*|directory|directories|index|indexes|table*|schema*|transaction*|encryption|tcp|http|ip",
-);
+/** Systems administration: servers, packages, networks, the shell. */
+const OPERATIONS_TERMS =
+  "server*|configur*|install*|package*|kernel|network*|protocol*|deploy*|command*|daemon*|firewall*|ssh|dns|backup*|filesystem*|administrator*|root|sudo|apt|systemd|linux|debian|proxy|certificate*|directory|directories|encryption|tcp|http|ip";
+const DATABASE_TERMS = "database*|cluster*|index|indexes|table*|schema*|transaction*";
+export const OPERATIONS_WORDS = list(OPERATIONS_TERMS);
+export const TECHNICAL_WORDS = list(`${OPERATIONS_TERMS}|${DATABASE_TERMS}`);
 export const BUSINESS_WORDS = list(
   "enterprise*|team|teams|roi|revenue|customers|businesses|organization*|companies|productivity|workflow*|sales|b2b|stakeholder*|compliance|procurement|per seat|per user|pipeline|invoic*|finance|operations",
 );

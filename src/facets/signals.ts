@@ -8,6 +8,7 @@ import {
   CALLS_TO_ACTION,
   DEVELOPER_WORDS,
   FORM_FIELDS,
+  OPERATIONS_WORDS,
   TECHNICAL_WORDS,
 } from "./rule-words.ts";
 import { type Bag, bagsWithHead } from "./text-stats.ts";
@@ -30,6 +31,8 @@ export interface Signals {
   readonly formFields: number;
   readonly devHits: number;
   readonly techHits: number;
+  /** The systems-administration part of `techHits` (no database words). */
+  readonly opsHits: number;
   readonly bizHits: number;
   readonly questionHeads: number;
   readonly orderedItems: number;
@@ -99,6 +102,7 @@ export function computeSignals(doc: ExtractedDocument, text: string, md: string)
     formFields: bag.count(FORM_FIELDS),
     devHits: bag.count(DEVELOPER_WORDS),
     techHits: bag.count(TECHNICAL_WORDS),
+    opsHits: bag.count(OPERATIONS_WORDS),
     bizHits: bag.count(BUSINESS_WORDS),
     questionHeads: countMatches(QUESTION_HEAD, md),
     orderedItems: countMatches(ORDERED, md),

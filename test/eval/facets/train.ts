@@ -59,6 +59,8 @@ function crossValidate(k: number): void {
     Number(BigInt(`0x${createHash("sha1").update(p.group).digest("hex")}`) % BigInt(k));
   const rows = new Map(labels.map((r) => [r.id, r]));
   const preds = new Map<string, Record<string, string>>();
+  /** The model's reason for each head (with --errors: why it did or did not override the rule). */
+  const modelWhy = new Map<string, Record<string, string>>();
   const rulePreds = new Map<string, Record<string, string>>();
   const thresholds = (values["sweep-override"] ?? "").split(",").filter(Boolean).map(Number);
   const swept = new Map<number, Map<string, Record<string, string>>>(
@@ -75,8 +77,14 @@ function crossValidate(k: number): void {
         [model, preds],
         [null, rulePreds],
       ] as const) {
-        const f = scorePage(doc, p.url, { model: m }).facets;
+        const { facets: f, explain } = scorePage(doc, p.url, { model: m });
         out.set(p.id, { type: f.type, format: f.format, audience: f.audience });
+        if (m) {
+          modelWhy.set(p.id, {
+            format: explain.format.at(-1) ?? "",
+            audience: explain.audience.at(-1) ?? "",
+          });
+        }
       }
       for (const [t, out] of swept) {
         const f = scorePage(doc, p.url, { model, overrideP: { format: t, audience: t } }).facets;
@@ -114,7 +122,7 @@ function crossValidate(k: number): void {
         pages.forEach((p, i) => {
           if (gold[i] !== m[i])
             console.log(
-              `    ${p.id.slice(-64).padEnd(64)} gold=${gold[i]} pred=${m[i]} rules=${r[i]}`,
+              `    ${p.id.slice(-64).padEnd(64)} gold=${gold[i]} pred=${m[i]} rules=${r[i]}${head === "type" ? "" : `  [${modelWhy.get(p.id)?.[head] ?? ""}]`}`,
             );
         });
       }

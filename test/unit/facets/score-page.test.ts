@@ -52,6 +52,32 @@ describe("scorePage", () => {
     expect(blog.facets.audience).not.toBe("partners");
   });
 
+  test("shell sessions on an administrator's page are for technical readers, code in a programmer's for developers", () => {
+    const shell =
+      "```\n$ apt-cache policy nginx\nnginx:\n  Installed: 1.22.1\n  Candidate: 1.22.1\n  500 http://deb.debian.org/debian bookworm/main\n$ apt-cache search proxy server\n```\n";
+    const admin =
+      "The apt-cache command searches the package lists that apt keeps for every configured " +
+      "server. Install the package, configure the proxy server and restart the daemon with " +
+      "systemd. The firewall and the network configuration come next.\n\n";
+    const ops = scorePage(
+      makeDoc(admin + shell + admin + shell, { title: "The apt-cache command" }),
+      "https://handbook.example/docs/apt-cache",
+      { model: null },
+    );
+    expect(ops.facets.audience).toBe("technical");
+    const python =
+      "```\nimport json\ndata = json.loads(text)\nfor key in data:\n    print(key)\nresult = parse(data)\n```\n";
+    const dev =
+      "The json module parses a string into Python objects; the function returns a dict and " +
+      "raises an exception when the syntax is wrong. Pass an object hook as an argument.\n\n";
+    const code = scorePage(
+      makeDoc(dev + python + dev + python, { title: "Parsing JSON" }),
+      "https://handbook.example/docs/json",
+      { model: null },
+    );
+    expect(code.facets.audience).toBe("developers");
+  });
+
   test("a wrongly declared language is corrected by the text", () => {
     const { facets, explain } = scorePage(
       makeDoc(GERMAN, { language: "en" }),

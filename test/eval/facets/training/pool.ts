@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ExtractedDocument } from "../../../../src/extract/document.ts";
 import { extractDocument } from "../../../../src/extract/extract-document.ts";
-import { classifyAudience } from "../../../../src/facets/audience-rules.ts";
+import { audienceRates, classifyAudience } from "../../../../src/facets/audience-rules.ts";
 import { classifyFormat } from "../../../../src/facets/format-rules.ts";
 import { type PageFeatures, pageFeatures } from "../../../../src/facets/model-features.ts";
 import { computeSignals, MAX_TEXT } from "../../../../src/facets/signals.ts";
@@ -117,7 +117,6 @@ function analyse(
   const type = decideType(evidence, []);
   const format = classifyFormat(doc, url, type, sig, []);
   const audience = classifyAudience(doc, url, type, sig, []);
-  const words = Math.max(sig.words, 1);
   return {
     source,
     ref,
@@ -128,8 +127,7 @@ function analyse(
       type,
       format: [format.label, format.strong],
       audience: [audience.label, audience.strong],
-      devRate: (sig.devHits + sig.apiSigs * 2 + sig.codeLines) / words,
-      techRate: sig.techHits / words,
+      ...audienceRates(sig),
       words: sig.words,
     },
   };
