@@ -78,6 +78,32 @@ describe("scorePage", () => {
     expect(code.facets.audience).toBe("developers");
   });
 
+  test("a news article's words tell business and consumer readers from everyone", () => {
+    const article = (text: string) =>
+      scorePage(
+        makeDoc(text.repeat(3), {
+          title: "Today's story",
+          jsonldTypes: ["https://schema.org/NewsArticle"],
+          published: "2019-11-19",
+        }),
+        "https://news.example/2019/11/19/story",
+        { model: null },
+      ).facets;
+    const deals =
+      "The best Black Friday deals are here. If you want to buy a laptop, these prices are the " +
+      "lowest we have seen, and our review explains which one suits your needs. ";
+    expect(article(deals).type).toBe("news");
+    expect(article(deals).audience).toBe("consumers");
+    const markets =
+      "Asian shares slipped as traders weighed trade talks. Stocks of energy companies fell " +
+      "after profits missed forecasts, and markets in Tokyo closed lower on the day. ";
+    expect(article(markets).audience).toBe("business");
+    const politics =
+      "The senate moved a motion to adjourn after the death of a member. Lawmakers paid " +
+      "tribute to him and the session will resume next week, the president of the senate said. ";
+    expect(article(politics).audience).toBe("general");
+  });
+
   test("a wrongly declared language is corrected by the text", () => {
     const { facets, explain } = scorePage(
       makeDoc(GERMAN, { language: "en" }),
