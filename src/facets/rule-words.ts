@@ -28,8 +28,16 @@ const OPERATIONS_TERMS =
 const DATABASE_TERMS = "database*|cluster*|index|indexes|table*|schema*|transaction*";
 export const OPERATIONS_WORDS = list(OPERATIONS_TERMS);
 export const TECHNICAL_WORDS = list(`${OPERATIONS_TERMS}|${DATABASE_TERMS}`);
+/** A business buyer's words, in English and the same words in German, French, Spanish and
+ * Portuguese. */
 export const BUSINESS_WORDS = list(
-  "enterprise*|team|teams|roi|revenue|customers|businesses|organization*|companies|productivity|workflow*|sales|b2b|stakeholder*|compliance|procurement|per seat|per user|pipeline|invoic*|finance|operations",
+  [
+    "enterprise*|team|teams|roi|revenue|customers|businesses|organization*|companies|productivity|workflow*|sales|b2b|stakeholder*|compliance|procurement|per seat|per user|pipeline|invoic*|finance|operations",
+    "unternehmen|firmen|kunden|umsatz|vertrieb|produktivität|rechnung|rechnungen|buchhaltung|pro nutzer",
+    "entreprise|entreprises|équipe|équipes|clients|chiffre d'affaires|productivité|factur*|comptab*|par utilisateur",
+    "empresa|empresas|negocio|negocios|equipo|equipos|clientes|ventas|productividad|facturación|facturas|contabilidad|por usuario",
+    "negócio|negócios|equipe|equipes|vendas|produtividade|fatura|faturas|faturamento|contábil|contabilidade|por usuário",
+  ].join("|"),
 );
 export const INVESTOR_WORDS = list(
   "shareholder*|investor*|earnings|quarterly results|annual report|dividend*|fiscal year|fiscal quarter|sec filing*|stock price",

@@ -104,6 +104,19 @@ describe("scorePage", () => {
     expect(article(politics).audience).toBe("general");
   });
 
+  test("an offering in Portuguese with a business buyer's words is for business", () => {
+    const text =
+      "Planos e preços. Inicial: R$ 59 por mês, até 20 faturas por mês. Crescimento: R$ 139 " +
+      "por mês, faturas ilimitadas e integração contábil. Pro: R$ 279 por mês para equipes.";
+    const { facets } = scorePage(
+      makeDoc(text, { title: "Preços | Ledgerly", language: "pt-BR" }),
+      "https://ledgerly.example/pt-br/pricing",
+      { model: null },
+    );
+    expect(facets.type).toBe("pricing");
+    expect(facets.audience).toBe("business");
+  });
+
   test("a wrongly declared language is corrected by the text", () => {
     const { facets, explain } = scorePage(
       makeDoc(GERMAN, { language: "en" }),
