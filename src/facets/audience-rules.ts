@@ -106,7 +106,7 @@ export function classifyAudience(
       return decide("technical", false, `tech rate ${techRate.toFixed(3)}`);
     }
   }
-  if (type === "docs" || type === "api_reference") {
+  if (type === "docs" || type === "api_reference" || type === "changelog") {
     return decide("technical", false, "documentation");
   }
   const shop = sig.headBag.count(SHOP_WORDS);

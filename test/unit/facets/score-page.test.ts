@@ -117,6 +117,19 @@ describe("scorePage", () => {
     expect(facets.audience).toBe("business");
   });
 
+  test("release notes with few technical words are still for technical readers", () => {
+    const text =
+      "Release notes, May 2025. New: shared calendars for all plans. Improved: faster loading " +
+      "of reports. Fixed: the export button did nothing in some browsers.";
+    const { facets } = scorePage(
+      makeDoc(text, { title: "Release notes May 2025" }),
+      "https://orbit.example/release-notes/2025-05",
+      { model: null },
+    );
+    expect(facets.type).toBe("changelog");
+    expect(facets.audience).toBe("technical");
+  });
+
   test("a wrongly declared language is corrected by the text", () => {
     const { facets, explain } = scorePage(
       makeDoc(GERMAN, { language: "en" }),
