@@ -53,10 +53,10 @@ export const READER_ADDRESS = list("you|your|you'll|you're|yours");
 export const SHOP_WORDS = list(
   "add to cart|add to basket|add to bag|in den warenkorb|warenkorb|in stock|out of stock|auf lager|sofort lieferbar|lieferzeit|versandkosten|inkl. mwst|zzgl. versand|free shipping|jetzt kaufen|buy now|jetzt bestellen|stückpreis|pro nacht|per night|jetzt buchen|book now",
 );
-/** An article for consumers: the reader addressed, and what one reads to buy, cook or live better:
- * reviews, deals, gifts, recipes, tips (en, de). */
+/** An article for consumers: the reader addressed (en, fr, pt, es, de, ru), and what one reads to
+ * buy, cook or live better: reviews, deals, gifts, recipes, tips (en, de). */
 export const CONSUMER_WORDS = list(
-  "you|your|review|reviews|deal|deals|buy|buying|gift|gifts|recipe|recipes|shopping|discount|discounts|sale|cheap|cheapest|diet|tips|price|prices|kaufen|angebot|angebote|rezept|rezepte|tipps|testsieger|preis|preise|günstig",
+  "you|your|vous|votre|vos|você|vocês|tu|tus|du|dein|deine|deinen|deinem|deiner|вы|ваш|ваша|ваши|вам|review|reviews|deal|deals|buy|buying|gift|gifts|recipe|recipes|shopping|discount|discounts|sale|cheap|cheapest|diet|tips|price|prices|kaufen|angebot|angebote|rezept|rezepte|tipps|testsieger|preis|preise|günstig",
 );
 /** An article for business: markets, companies, earnings, advertising (en, de). */
 export const BUSINESS_NEWS_WORDS = list(

@@ -102,6 +102,10 @@ describe("scorePage", () => {
       "The senate moved a motion to adjourn after the death of a member. Lawmakers paid " +
       "tribute to him and the session will resume next week, the president of the senate said. ";
     expect(article(politics).audience).toBe("general");
+    const conseils =
+      "Laissez brûler votre bougie deux heures la première fois. Coupez votre mèche avant " +
+      "chaque allumage, et vous garderez vos bougies plus longtemps. ";
+    expect(article(conseils).audience).toBe("consumers");
   });
 
   test("an offering in Portuguese with a business buyer's words is for business", () => {
