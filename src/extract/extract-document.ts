@@ -13,7 +13,7 @@ import { labeledDate, publishedDate } from "./dates.ts";
 import type { ExtractedDocument } from "./document.ts";
 import type { DomElement } from "./dom.ts";
 import { positionLinks, type RawLink, readLinks } from "./links.ts";
-import { type MainContentStrategy, selectMainContent } from "./main-content.ts";
+import { type MainContentStrategy, prunePageContainer, selectMainContent } from "./main-content.ts";
 import { MarkdownRenderer, type Rendered } from "./markdown.ts";
 import { applyRobots, emptyMeta, type PageMeta, readMeta } from "./metadata.ts";
 import { parseHtml } from "./parse.ts";
@@ -145,6 +145,7 @@ function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): 
     raw = readLinks(doc, urls, container.node);
     clock.lap("rest");
     main = container.node;
+    if (container.tableOnly) prunePageContainer(main, isProduct(meta));
   } else {
     clock.lap("select");
     raw = readLinks(doc, urls, null); // before Readability rewrites the tree

@@ -113,8 +113,8 @@ function choose(
   }
 }
 
-function pageRules(input: MainContentInput): BoilerplateRules {
-  return input.productHint ? { ...PAGE_RULES, linkDensity: true, linkListShare: 0.5 } : PAGE_RULES;
+function pageRules(productHint: boolean | undefined): BoilerplateRules {
+  return productHint ? { ...PAGE_RULES, linkDensity: true, linkListShare: 0.5 } : PAGE_RULES;
 }
 
 /** Blocks the page repeats (a panel for phones and one for desktops, one of them hidden by a
@@ -125,10 +125,17 @@ function dropRepeats(node: DomElement, page: boolean): void {
 }
 
 /** The chosen node's pruning: widgets, boilerplate (a page's rules or an article's), repeats. */
-function prune(node: DomElement, page: boolean, input: MainContentInput): void {
+function prune(node: DomElement, page: boolean, productHint: boolean | undefined): void {
   dropWidgets(node);
-  dropBoilerplate(node, page ? pageRules(input) : undefined);
+  dropBoilerplate(node, page ? pageRules(productHint) : undefined);
   dropRepeats(node, page);
+}
+
+/** A page's pruning of a container chosen without main-content selection (a `<main>` holding a
+ * data table): widgets, boilerplate, repeats. On dev product pages (Steam, shops' spec tables)
+ * these containers kept their reviews, upsells and promos. */
+export function prunePageContainer(node: DomElement, productHint: boolean): void {
+  prune(node, true, productHint);
 }
 
 /** The main content node of the page (its tree may be rewritten), or null when there is none. */
@@ -139,7 +146,7 @@ export function selectMainContent(
   const [node, page] = choose(input, strategy);
   if (node === null || strategy === "readability") return node;
   const before = strategy === "hybrid" && !page ? contentLength(node) : 0;
-  prune(node, page, input);
+  prune(node, page, input.productHint);
   // Readability returns the whole page for a listing (a blog index, a press list), and the
   // article's pruning then drops the list itself: when pruning leaves almost nothing of what
   // Readability chose, the page without its chrome is the content.
@@ -147,7 +154,7 @@ export function selectMainContent(
     const fresh = input.reparse();
     const content = fresh === null ? null : pageContent(fresh);
     if (content !== null) {
-      prune(content, true, input);
+      prune(content, true, input.productHint);
       if (contentLength(content) > contentLength(node)) return content;
     }
   }

@@ -293,3 +293,28 @@ test("a stray <![CDATA[ in the body is a bogus comment, as in a browser, not the
   expect(doc.text).toContain("I am planning to buy an RX 7900 XTX");
   expect(doc.text).toContain("pick the one with the best cooler");
 });
+
+test("a <main> taken for its data table (a product's specifications) loses its promos and upsells", () => {
+  const html = page(
+    `<main><h1>Trail runner 2</h1><p>A light shoe for rough ground, with a grippy outsole and a rock plate under the forefoot.</p>
+<table><tr><th>Weight</th><td>280 g</td></tr><tr><th>Drop</th><td>6 mm</td></tr><tr><th>Stack</th><td>28 mm</td></tr></table>
+<div class="promo"><p>Members get free shipping on every order over fifty dollars this month.</p></div>
+<div class="related-products"><h2>You may also like</h2><p>Road runner 4, Trail runner 1, Hiking boot</p></div></main>`,
+    `<script type="application/ld+json">{"@type":"Product","name":"Trail runner 2"}</script>`,
+  );
+  const doc = extractDocument(html, "https://shop.example.com/p/trail-runner-2");
+  expect(doc.text).toContain("rock plate under the forefoot");
+  expect(doc.text).toContain("280 g");
+  for (const gone of ["Members get free shipping", "You may also like"])
+    expect(doc.text).not.toContain(gone);
+});
+
+test("a shop's <div class=body> holding its <h1> is not a Sphinx page: its sign-up form goes", () => {
+  const html = page(
+    `<div class="body"><h1>Winter sale</h1><p>Every jacket in the shop is a third off until Sunday; the sale ends at midnight.</p>
+<form action="/subscribe"><p>Sign up for our letters and get ten percent off your first order.</p><input type="email" name="email"></form></div>`,
+  );
+  const doc = extractDocument(html, "https://shop.example.com/winter-sale");
+  expect(doc.text).toContain("Every jacket in the shop is a third off");
+  expect(doc.text).not.toContain("Sign up for our letters");
+});
