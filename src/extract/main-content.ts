@@ -8,8 +8,8 @@
  * - `semantic-readability`: our semantic container when the page has one, else Readability's;
  * - `page`: the page without its chrome (service pages, listings, grids, forum threads);
  * - `hybrid` (default): Readability's article when the page is one (it says so in its metadata
- *   and Readability found prose, or Readability's article holds half the page's text), else
- *   the page without its chrome.
+ *   and Readability found prose, or Readability's article holds half the page's text in three
+ *   long paragraphs or more, or beside one product), else the page without its chrome.
  */
 import { type BoilerplateRules, dropBoilerplate, PAGE_RULES } from "./boilerplate.ts";
 import {
@@ -39,6 +39,11 @@ export const DEFAULT_STRATEGY: MainContentStrategy = "hybrid";
 
 /** Readability's article is the content when it holds this share of the page's text. */
 const ARTICLE_SHARE = 0.5;
+/** Without an article hint, Readability's pick is taken only when it has this many long
+ * paragraphs: a page of cards, offers or short sections is most of its own text too, and
+ * Readability's scoring drops many of them. Beside one product, Readability's short pick is the
+ * product's own block (its description, price and options). */
+const PROSE_PARAGRAPHS = 3;
 /** The article's pruning left less than this share of it: the page is taken instead. */
 const PRUNED_AWAY = 0.1;
 
@@ -76,7 +81,8 @@ function readable(doc: DomDocument): DomElement | null {
 }
 
 /** Readability's article when the page is one article, else the page without its chrome. */
-function hybrid({ doc, reparse, articleHint }: MainContentInput): [DomElement | null, boolean] {
+function hybrid(input: MainContentInput): [DomElement | null, boolean] {
+  const { doc, reparse, articleHint } = input;
   if (tooLarge(doc)) return [pageContent(doc), true];
   const total = doc.body ? contentLength(doc.body) : 0;
   if (doc.body) {
@@ -84,13 +90,21 @@ function hybrid({ doc, reparse, articleHint }: MainContentInput): [DomElement | 
     dropWidgets(doc.body); // before Readability, which strips the inputs that tell them apart
   }
   const article = readabilityContent(doc);
+  let length = 0;
   if (article !== null) {
-    const hinted = articleHint && longParagraphs(article) >= 1;
+    const paragraphs = longParagraphs(article);
+    if (articleHint && paragraphs >= 1) return [article, false];
     // Measured without chrome: Readability can pick a long footer on a short page.
-    if (hinted || contentLength(article) >= ARTICLE_SHARE * total) return [article, false];
+    length = contentLength(article);
+    const prose = paragraphs >= PROSE_PARAGRAPHS || input.productHint === true;
+    if (length >= ARTICLE_SHARE * total && (prose || total === 0)) return [article, false];
   }
   const fresh = reparse();
-  return fresh === null ? [article ?? doc.body, false] : [pageContent(fresh), true];
+  const page = fresh === null ? null : pageContent(fresh);
+  // The page without its chrome can be less than the article (its wrapper named as chrome).
+  if (page === null || (article !== null && length > 0 && contentLength(page) < length))
+    return [article ?? doc.body, false];
+  return [page, true];
 }
 
 function choose(

@@ -318,3 +318,15 @@ test("a shop's <div class=body> holding its <h1> is not a Sphinx page: its sign-
   expect(doc.text).toContain("Every jacket in the shop is a third off");
   expect(doc.text).not.toContain("Sign up for our letters");
 });
+
+test("a page that is mostly short blocks (a heading, a sentence, a list of editions) is the page without its chrome, not Readability's pick: the list and the <h1> stay", () => {
+  const langs = ["de-DE", "en-US", "es-ES", "fr-FR", "it-IT", "ja-JP", "nl-NL", "pt-BR", "ru-RU"];
+  const items = langs.map((l) => `<li><a href="/browse/${l}/">${l}</a></li>`).join("");
+  const html = page(
+    `<main><h1>The Field Guide</h1><p>A reference book on the birds of the coast, from the first sighting to the ringing of a nest, in ${langs.length} languages. Read it online:</p><ul>${items}</ul></main>`,
+  );
+  const doc = extractDocument(html, "https://guide.example.org/");
+  expect(doc.markdown).toStartWith("# The Field Guide");
+  for (const l of langs) expect(doc.text).toContain(l);
+  expect(doc.text).not.toContain("Imprint");
+});
