@@ -330,3 +330,45 @@ test("a page that is mostly short blocks (a heading, a sentence, a list of editi
   for (const l of langs) expect(doc.text).toContain(l);
   expect(doc.text).not.toContain("Imprint");
 });
+
+test("a hidden wrapper that a script reveals is the content even when the header and footer hold more text; a tiny hidden stub is not", () => {
+  const menu = Array.from(
+    { length: 40 },
+    (_, i) => `<a href="/c/${i}">Category number ${i}</a>`,
+  ).join("");
+  const body = `<header class="site-header">${menu}</header>
+<div class="product-wrapper defer-block" style="display:none"><h1>Almond thins</h1>
+<p>Our family baked these crunchy almond crisps for get-togethers; a lighter version of a secret family recipe.</p>
+<p>Baked with simple ingredients found in most kitchens: no cholesterol, no dairy, no preservatives, no added salt.</p>
+<p>Extremely snackable and crunchy, they are perfect on their own or with toppings, and excellent with cheese.</p></div>
+<footer>${menu}</footer>`;
+  const doc = extractDocument(
+    `<!doctype html><html><head><title>Almond thins</title></head><body>${body}</body></html>`,
+    "https://shop.example.com/p/almond-thins",
+  );
+  expect(doc.text).toContain("crunchy almond crisps");
+  expect(doc.text).not.toContain("Category number 7");
+
+  const shell = extractDocument(
+    `<!doctype html><html><head><title>Item</title></head><body><div style="display:none"><a href="#search">I'm shopping for...</a></div><div id="root"></div><footer><h5>Help</h5><p>${menu}</p></footer></body></html>`,
+    "https://shop.example.com/item/1",
+  );
+  expect(shell.text).not.toContain("shopping for");
+});
+
+test("the page's <footer> is chrome even when its site map holds most of the text", () => {
+  const sitemap = Array.from(
+    { length: 60 },
+    (_, i) => `<li><a href="/topic/${i}">Topic page number ${i} of the archive</a></li>`,
+  ).join("");
+  const cards = ["Press releases", "Annual reports", "Media kit"]
+    .map(
+      (t) =>
+        `<div class="card"><h2>${t}</h2><p>${t} of the company since 1998, as published.</p></div>`,
+    )
+    .join("");
+  const html = `<!doctype html><html><head><title>Newsroom</title></head><body><div class="hero"><h1>Newsroom</h1></div>${cards}<footer><ul>${sitemap}</ul></footer></body></html>`;
+  const doc = extractDocument(html, "https://corp.example.com/newsroom");
+  expect(doc.text).toContain("Annual reports of the company");
+  expect(doc.text).not.toContain("Topic page number 7");
+});
