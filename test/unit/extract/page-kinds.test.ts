@@ -372,3 +372,18 @@ test("the page's <footer> is chrome even when its site map holds most of the tex
   expect(doc.text).toContain("Annual reports of the company");
   expect(doc.text).not.toContain("Topic page number 7");
 });
+
+test("a shop's up-sells and cross-sells and a disclaimer beside a product go", () => {
+  const html = page(
+    `<main><div class="product"><h1>Iris hemp dress</h1><p class="price">€132.34</p>
+<div class="woocommerce-product-details__short-description"><p>A relaxed summer dress cut from hemp and organic cotton, with a wrap front and pockets deep enough for a phone.</p></div></div>
+<section class="up-sells upsells products"><h2>You may also like</h2><ul><li><a href="/p/aspen">Aspen beige hemp pants</a> €95.25</li><li><a href="/p/linen">Linen shirt</a> €70.00</li></ul></section>
+<div class="cross-sells"><h2>Complete the look</h2><p>Straw hat and woven sandals from our summer line.</p></div>
+<p class="disclaimer">Colours may vary slightly from the photographs depending on the settings of your screen.</p></main>`,
+    `<script type="application/ld+json">{"@type":"Product","name":"Iris hemp dress"}</script>`,
+  );
+  const doc = extractDocument(html, "https://shop.example.com/p/iris-hemp-dress");
+  expect(doc.text).toContain("relaxed summer dress");
+  for (const gone of ["Aspen beige", "Straw hat", "Colours may vary"])
+    expect(doc.text).not.toContain(gone);
+});
