@@ -387,3 +387,16 @@ test("a shop's up-sells and cross-sells and a disclaimer beside a product go", (
   for (const gone of ["Aspen beige", "Straw hat", "Colours may vary"])
     expect(doc.text).not.toContain(gone);
 });
+
+test("a collapsed accordion panel or an inactive tab is the page's text; a hidden menu is not", () => {
+  const html = page(
+    `<main><h1>Summit fire pit</h1><p>Our most advanced fire pit: lights three times faster.</p>
+<div class="chakra-accordion"><button>Description</button><div class="chakra-collapse" style="display:none"><div role="region"><p>At the heart of the new Summit is a cone that delivers an easy-light fire in seconds, with kindling or gel.</p></div></div></div>
+<div class="tabs"><div id="tab-specs" class="tab-pane" style="display:none"><p>Stainless steel, 24 inches across, 15 kilograms.</p></div></div>
+<div class="mega-dropdown" style="display:none"><a href="/fire-pits">Fire pits</a><a href="/grills">Grills</a><a href="/accessories">Accessories</a></div></main>`,
+  );
+  const doc = extractDocument(html, "https://shop.example.com/p/summit");
+  expect(doc.text).toContain("easy-light fire in seconds");
+  expect(doc.text).toContain("24 inches across");
+  expect(doc.text).not.toContain("Accessories");
+});
