@@ -1,7 +1,8 @@
 /**
  * Boilerplate inside the main content of pages that are not documentation: bylines and
  * datelines, image captions and credits, share and follow bars, newsletter and subscription
- * boxes, "related"/"read more" link lists, author bios, tags, ads, customer reviews. Recognized by class/id names
+ * boxes, "related"/"read more" link lists, author bios, tags, ads, customer reviews, a shop's
+ * up-sells and cross-sells, disclaimers. Recognized by class/id names
  * and by link density; what remains is the text a reader came for.
  */
 import { type DomElement, type DomNode, textOf, walkElements } from "./dom.ts";
@@ -47,6 +48,9 @@ const NAMES = [
   "outbrain",
   "taboola",
   "print-?only",
+  "up-?sells?",
+  "cross-?sells?",
+  "disclaimers?",
 ];
 const SUFFIXES =
   "wrap|wrapper|container|box|block|text|area|section|list|links|module|widget|bar|inner|holder|tools|buttons|icons";

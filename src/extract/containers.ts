@@ -17,7 +17,7 @@ import {
 
 /** Container kinds in order of preference; `strong` ones win without further evidence. */
 const CONTAINERS = [
-  { name: "sphinx", strong: true }, // <div class="body"> with role=main or holding an <h1>
+  { name: "sphinx", strong: true }, // <div class="body"> with role=main, or in Sphinx's wrapper with an <h1>
   { name: "rst-content", strong: true }, // Read the Docs theme
   { name: "md-content__inner", strong: true }, // MkDocs Material (an <article>)
   { name: "theme-doc-markdown", strong: true }, // Docusaurus
@@ -41,6 +41,13 @@ const DOCBOOK_COMPONENTS = new Set(
   ).split(" "),
 );
 
+/** Sphinx's classic themes put `div.body` in `div.bodywrapper` (in `div.documentwrapper`); a
+ * shop's or a blog's `div.body` holding an <h1> is no Sphinx page. */
+function inSphinxWrapper(el: DomElement): boolean {
+  const cls = el.parentElement?.getAttribute("class");
+  return cls != null && /(?:^|\s)(?:bodywrapper|documentwrapper)(?:\s|$)/.test(cls);
+}
+
 function hasTag(el: DomElement, tag: string): boolean {
   return el.getElementsByTagName(tag).length > 0;
 }
@@ -62,7 +69,7 @@ function firstContainers(body: DomElement): [(DomElement | null)[], number] {
         if (
           first[0] === null &&
           cls.includes("body") &&
-          (el.getAttribute("role") === "main" || hasTag(el, "h1"))
+          (el.getAttribute("role") === "main" || (inSphinxWrapper(el) && hasTag(el, "h1")))
         )
           take(0, el);
         if (cls.includes("rst-content")) take(1, el);
@@ -87,6 +94,9 @@ export interface Container {
   readonly node: DomElement;
   /** Whether it came from DocBook's layout (its navigation is then chrome, its sidebars not). */
   readonly docbook: boolean;
+  /** A generic container taken only for its data table (no code, no docs generator): a product's
+   * specifications or a price list as often as a reference page, so its boilerplate is pruned. */
+  readonly tableOnly?: boolean;
 }
 
 /** The documentation container of the page, or null to leave the choice to main-content
@@ -112,9 +122,8 @@ export function findContainer(doc: DomDocument, generator: string | null): Conta
     if (size < 0.2 * bodyTotal) continue;
     const tables = elementsByTag(node, "table");
     const dataTable = tables.length > 0 && !tables.some((t) => hasTag(t, "table"));
-    if (docsGen || hasTag(node, "pre") || dataTable) {
-      return { node, docbook: false };
-    }
+    if (docsGen || hasTag(node, "pre")) return { node, docbook: false };
+    if (dataTable) return { node, docbook: false, tableOnly: true };
   }
   const docbook = docbookContainer(body, generator);
   return docbook === null ? null : { node: docbook, docbook: true };

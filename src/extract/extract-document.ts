@@ -13,7 +13,7 @@ import { labeledDate, publishedDate } from "./dates.ts";
 import type { ExtractedDocument } from "./document.ts";
 import type { DomElement } from "./dom.ts";
 import { positionLinks, type RawLink, readLinks } from "./links.ts";
-import { type MainContentStrategy, selectMainContent } from "./main-content.ts";
+import { type MainContentStrategy, prunePageContainer, selectMainContent } from "./main-content.ts";
 import { MarkdownRenderer, type Rendered } from "./markdown.ts";
 import { applyRobots, emptyMeta, type PageMeta, readMeta } from "./metadata.ts";
 import { parseHtml } from "./parse.ts";
@@ -23,7 +23,7 @@ import { StageClock, type StageTimings } from "./stage-clock.ts";
 import { UrlResolver } from "./urls.ts";
 import { countWords } from "./words.ts";
 
-/** Larger bodies are cut before parsing. */
+/** Larger bodies are cut before parsing (after their scripts and styles are emptied). */
 export const MAX_HTML_BYTES = 4 * 1024 * 1024;
 
 export interface ExtractOptions {
@@ -69,10 +69,25 @@ function emptyDocument(url: string, opts: ExtractOptions): ExtractedDocument {
   };
 }
 
+/** Hard bound on what is decoded at all. */
+const MAX_DECODED_BYTES = 4 * MAX_HTML_BYTES;
+
+// A script's or a style's body, JSON-LD's excepted (its types are read).
+const SCRIPT_OR_STYLE = /(<(script|style)\b[^>]*>)[\s\S]*?(<\/\2\s*>)/gi;
+
+/** Past the cut, a page's inline scripts and styles (megabytes of a shop's state) are emptied
+ * first: the text after them is the page's, the cut then applies to what remains. */
+function cut(text: string): string {
+  if (text.length <= MAX_HTML_BYTES) return text;
+  const lean = text.replace(SCRIPT_OR_STYLE, (whole, open: string, _tag, close: string) =>
+    /ld\+json/i.test(open) ? whole : open + close,
+  );
+  return lean.length > MAX_HTML_BYTES ? lean.slice(0, MAX_HTML_BYTES) : lean;
+}
+
 function toText(html: Uint8Array | string, contentType: string | undefined): string {
-  if (typeof html === "string")
-    return html.length > MAX_HTML_BYTES ? html.slice(0, MAX_HTML_BYTES) : html;
-  return decodeHtml(html.subarray(0, MAX_HTML_BYTES), contentType);
+  if (typeof html === "string") return cut(html.slice(0, MAX_DECODED_BYTES));
+  return cut(decodeHtml(html.subarray(0, MAX_DECODED_BYTES), contentType));
 }
 
 const ARTICLE_TYPE = /Article$|^BlogPosting$|^Report$/;
@@ -145,6 +160,7 @@ function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): 
     raw = readLinks(doc, urls, container.node);
     clock.lap("rest");
     main = container.node;
+    if (container.tableOnly) prunePageContainer(main, isProduct(meta));
   } else {
     clock.lap("select");
     raw = readLinks(doc, urls, null); // before Readability rewrites the tree

@@ -8,8 +8,8 @@
  * - `semantic-readability`: our semantic container when the page has one, else Readability's;
  * - `page`: the page without its chrome (service pages, listings, grids, forum threads);
  * - `hybrid` (default): Readability's article when the page is one (it says so in its metadata
- *   and Readability found prose, or Readability's article holds half the page's text), else
- *   the page without its chrome.
+ *   and Readability found prose, or Readability's article holds half the page's text in three
+ *   long paragraphs or more, or beside one product), else the page without its chrome.
  */
 import { type BoilerplateRules, dropBoilerplate, PAGE_RULES } from "./boilerplate.ts";
 import {
@@ -39,6 +39,11 @@ export const DEFAULT_STRATEGY: MainContentStrategy = "hybrid";
 
 /** Readability's article is the content when it holds this share of the page's text. */
 const ARTICLE_SHARE = 0.5;
+/** Without an article hint, Readability's pick is taken only when it has this many long
+ * paragraphs: a page of cards, offers or short sections is most of its own text too, and
+ * Readability's scoring drops many of them. Beside one product, Readability's short pick is the
+ * product's own block (its description, price and options). */
+const PROSE_PARAGRAPHS = 3;
 /** The article's pruning left less than this share of it: the page is taken instead. */
 const PRUNED_AWAY = 0.1;
 
@@ -76,7 +81,8 @@ function readable(doc: DomDocument): DomElement | null {
 }
 
 /** Readability's article when the page is one article, else the page without its chrome. */
-function hybrid({ doc, reparse, articleHint }: MainContentInput): [DomElement | null, boolean] {
+function hybrid(input: MainContentInput): [DomElement | null, boolean] {
+  const { doc, reparse, articleHint } = input;
   if (tooLarge(doc)) return [pageContent(doc), true];
   const total = doc.body ? contentLength(doc.body) : 0;
   if (doc.body) {
@@ -84,13 +90,21 @@ function hybrid({ doc, reparse, articleHint }: MainContentInput): [DomElement | 
     dropWidgets(doc.body); // before Readability, which strips the inputs that tell them apart
   }
   const article = readabilityContent(doc);
+  let length = 0;
   if (article !== null) {
-    const hinted = articleHint && longParagraphs(article) >= 1;
+    const paragraphs = longParagraphs(article);
+    if (articleHint && paragraphs >= 1) return [article, false];
     // Measured without chrome: Readability can pick a long footer on a short page.
-    if (hinted || contentLength(article) >= ARTICLE_SHARE * total) return [article, false];
+    length = contentLength(article);
+    const prose = paragraphs >= PROSE_PARAGRAPHS || input.productHint === true;
+    if (length >= ARTICLE_SHARE * total && (prose || total === 0)) return [article, false];
   }
   const fresh = reparse();
-  return fresh === null ? [article ?? doc.body, false] : [pageContent(fresh), true];
+  const page = fresh === null ? null : pageContent(fresh);
+  // The page without its chrome can be less than the article (its wrapper named as chrome).
+  if (page === null || (article !== null && length > 0 && contentLength(page) < length))
+    return [article ?? doc.body, false];
+  return [page, true];
 }
 
 function choose(
@@ -113,8 +127,8 @@ function choose(
   }
 }
 
-function pageRules(input: MainContentInput): BoilerplateRules {
-  return input.productHint ? { ...PAGE_RULES, linkDensity: true, linkListShare: 0.5 } : PAGE_RULES;
+function pageRules(productHint: boolean | undefined): BoilerplateRules {
+  return productHint ? { ...PAGE_RULES, linkDensity: true, linkListShare: 0.5 } : PAGE_RULES;
 }
 
 /** Blocks the page repeats (a panel for phones and one for desktops, one of them hidden by a
@@ -125,10 +139,17 @@ function dropRepeats(node: DomElement, page: boolean): void {
 }
 
 /** The chosen node's pruning: widgets, boilerplate (a page's rules or an article's), repeats. */
-function prune(node: DomElement, page: boolean, input: MainContentInput): void {
+function prune(node: DomElement, page: boolean, productHint: boolean | undefined): void {
   dropWidgets(node);
-  dropBoilerplate(node, page ? pageRules(input) : undefined);
+  dropBoilerplate(node, page ? pageRules(productHint) : undefined);
   dropRepeats(node, page);
+}
+
+/** A page's pruning of a container chosen without main-content selection (a `<main>` holding a
+ * data table): widgets, boilerplate, repeats. On dev product pages (Steam, shops' spec tables)
+ * these containers kept their reviews, upsells and promos. */
+export function prunePageContainer(node: DomElement, productHint: boolean): void {
+  prune(node, true, productHint);
 }
 
 /** The main content node of the page (its tree may be rewritten), or null when there is none. */
@@ -139,7 +160,7 @@ export function selectMainContent(
   const [node, page] = choose(input, strategy);
   if (node === null || strategy === "readability") return node;
   const before = strategy === "hybrid" && !page ? contentLength(node) : 0;
-  prune(node, page, input);
+  prune(node, page, input.productHint);
   // Readability returns the whole page for a listing (a blog index, a press list), and the
   // article's pruning then drops the list itself: when pruning leaves almost nothing of what
   // Readability chose, the page without its chrome is the content.
@@ -147,7 +168,7 @@ export function selectMainContent(
     const fresh = input.reparse();
     const content = fresh === null ? null : pageContent(fresh);
     if (content !== null) {
-      prune(content, true, input);
+      prune(content, true, input.productHint);
       if (contentLength(content) > contentLength(node)) return content;
     }
   }

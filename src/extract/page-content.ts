@@ -18,7 +18,8 @@ import { hiddenTest, isNeverContent } from "./prune.ts";
 /** Non-space text length of `root` outside chrome and never-content elements (no changes). */
 export function contentLength(root: DomElement): number {
   let n = 0;
-  const hidden = hiddenTest(root);
+  // A hidden wrapper holding most of the text outside the chrome is revealed by a script.
+  const hidden = hiddenTest(root, isChrome);
   walkElements(root, (el) => {
     if (isNeverContent(el) || isChrome(el) || hidden(el)) return false;
     for (let c = el.firstChild; c !== null; c = c.nextSibling) {
@@ -32,6 +33,12 @@ export function contentLength(root: DomElement): number {
   return n;
 }
 
+/** A <footer> or <nav> of the page itself is chrome however much text it holds (a page whose
+ * content a script loads has only its footer). */
+function alwaysChrome(el: DomElement): boolean {
+  return el.localName === "footer" || el.localName === "nav";
+}
+
 /** The page's content node, its chrome removed (the tree is changed). */
 export function pageContent(doc: DomDocument): DomElement | null {
   const body = doc.body;
@@ -41,7 +48,8 @@ export function pageContent(doc: DomDocument): DomElement | null {
   const root = main && contentLength(main) >= 0.6 * total ? main : body;
   const all = nonSpaceLength(textOf(root));
   for (const el of chromeElements(root)) {
-    if (contains(root, el) && nonSpaceLength(textOf(el)) <= 0.5 * all) el.remove();
+    if (!contains(root, el)) continue;
+    if (alwaysChrome(el) || nonSpaceLength(textOf(el)) <= 0.5 * all) el.remove();
   }
   return root;
 }

@@ -87,23 +87,51 @@ export function dropNeverContent(node: DomElement): void {
   for (const el of doomed) el.remove();
 }
 
+// A collapsed accordion or an inactive tab: the page's own text, a click away (a product's
+// description and specifications), unlike a hidden menu or dialog.
+const PANEL_CLASS =
+  /(?:^|[\s_-])(?:accordion|collapse|collapsible|tab-?panel|tab-?pane|tab-?content)(?:$|[\s_-])/i;
+const PANEL_ROLES = new Set(["tabpanel", "region"]);
+
+function isPanel(el: DomElement): boolean {
+  for (let n: DomElement | null = el; n !== null; n = n === el ? el.firstElementChild : null) {
+    const role = n.getAttribute("role");
+    if (role && PANEL_ROLES.has(role)) return true;
+    const cls = n.getAttribute("class");
+    if (cls && PANEL_CLASS.test(cls)) return true;
+  }
+  return false;
+}
+
+/** A hidden wrapper a script reveals holds at least this much text (a hidden search stub of a
+ * page whose content a script loads is no content). */
+const REVEALED_MIN = 200;
+
 /**
- * A test for elements hidden by their style (`display: none`) below `root`: hidden menus,
- * dialogs and tabs are not content, but a hidden wrapper holding most of the page's text is
- * one that a script reveals (a consent or age gate, a loader): it stays.
+ * A test for elements hidden by their style (`display: none`) below `root`: hidden menus and
+ * dialogs are not content, but a hidden wrapper holding most of the page's text is
+ * one that a script reveals (a consent or age gate, a loader): it stays, as do collapsed
+ * accordion panels and inactive tabs. `skip`: elements whose
+ * text does not count in that share (the page's chrome, when measuring its content).
  */
-export function hiddenTest(root: DomElement): (el: DomElement) => boolean {
+export function hiddenTest(
+  root: DomElement,
+  skip?: (el: DomElement) => boolean,
+): (el: DomElement) => boolean {
   let total = -1;
   return (el) => {
     const style = el.getAttribute("style");
     if (!style || !/display\s*:\s*none/i.test(style)) return false;
-    if (total < 0) total = readableLength(root);
-    return readableLength(el) < 0.5 * total;
+    if (isPanel(el)) return false;
+    if (total < 0) total = readableLength(root, skip);
+    const own = readableLength(el, skip);
+    return own < REVEALED_MIN || own < 0.5 * total;
   };
 }
 
-/** Non-space length of the text of `root` outside scripts, styles and other never-content. */
-function readableLength(root: DomElement): number {
+/** Non-space length of the text of `root` outside scripts, styles and other never-content (and
+ * outside what `skip` says). */
+function readableLength(root: DomElement, skip?: (el: DomElement) => boolean): number {
   let n = 0;
   const add = (parent: DomElement) => {
     for (let c = parent.firstChild; c !== null; c = c.nextSibling) {
@@ -112,7 +140,7 @@ function readableLength(root: DomElement): number {
   };
   add(root);
   walkElements(root, (el) => {
-    if (isNeverContent(el)) return false;
+    if (isNeverContent(el) || skip?.(el)) return false;
     add(el);
     return true;
   });

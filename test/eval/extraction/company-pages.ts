@@ -1,12 +1,13 @@
 /**
  * Extraction F1 on company-site pages by page type (service, product, collection, listing,
- * forum, documentation, article): 420 pages of WCXB's development split listed in
+ * forum, documentation, article): 670 pages of WCXB's development split listed in
  * company-pages.json (provenance and licence there), beside trafilatura as an outside peer.
  * Two metrics: the article benchmark's (4-token shingles, per-page normalized means) and WCXB's
  * own (bag-of-words F1 per page, lowercased, averaged), so figures compare with its tables.
- * `--split dev` is what we tune on; `--split holdout` is reported, never tuned on.
+ * `--split dev` and `--split dev2` (a second, larger draw) are what we tune on; `--split holdout`
+ * is reported, never tuned on. Splits may be listed with commas (`--split dev,dev2`).
  *
- *   bun test/eval/extraction/company-pages.ts [--split dev|holdout|all] [--data DIR]
+ *   bun test/eval/extraction/company-pages.ts [--split dev|dev2|holdout|all|A,B] [--data DIR]
  *     [--no-peer] [--only strategy,...] [--texts FILE]
  *
  * The pages are not in the repo: prepare-company-pages.ts copies them from a WCXB checkout to
@@ -39,11 +40,12 @@ if (!DATA) {
   process.exit(2);
 }
 const split = option("--split") ?? "dev";
+const splits = new Set(split.split(","));
 const manifest = JSON.parse(readFileSync(join(import.meta.dir, "company-pages.json"), "utf8")) as {
   pages: { id: string; type: string; split: string; url: string }[];
 };
 const pages = manifest.pages
-  .filter((p) => split === "all" || p.split === split)
+  .filter((p) => split === "all" || splits.has(p.split))
   .map((p) => {
     const gt = JSON.parse(readFileSync(join(DATA, "ground-truth", `${p.id}.json`), "utf8")) as {
       ground_truth: { main_content?: string | null };

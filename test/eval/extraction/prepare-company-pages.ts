@@ -52,20 +52,27 @@ function rng(seed: number): () => number {
 
 const TUNE = 40;
 const HOLDOUT = 20;
+/** A second tuning set, drawn after the first two: up to this many more pages per type. */
+const DEV2 = 40;
 const byType = new Map<string, string[]>();
 for (const [id, m] of Object.entries(metadata.files)) {
   if (m.split !== "dev") continue;
   byType.set(m.page_type, [...(byType.get(m.page_type) ?? []), id]);
 }
-const pages: { id: string; type: string; split: "dev" | "holdout"; url: string; domain: string }[] =
-  [];
+const pages: {
+  id: string;
+  type: string;
+  split: "dev" | "holdout" | "dev2";
+  url: string;
+  domain: string;
+}[] = [];
 mkdirSync(join(out, "html"), { recursive: true });
 mkdirSync(join(out, "ground-truth"), { recursive: true });
 for (const [type, ids] of [...byType].sort(([a], [b]) => a.localeCompare(b))) {
   const random = rng(20261127);
   const shuffled = ids.sort().map((id) => [random(), id] as const);
   shuffled.sort((a, b) => a[0] - b[0]);
-  shuffled.slice(0, TUNE + HOLDOUT).forEach(([, id], i) => {
+  shuffled.slice(0, TUNE + HOLDOUT + DEV2).forEach(([, id], i) => {
     const truth = show(`dev/ground-truth/${id}.json`);
     const url = (JSON.parse(truth.toString()) as { url: string }).url;
     writeFileSync(join(out, "ground-truth", `${id}.json`), truth);
@@ -73,7 +80,7 @@ for (const [type, ids] of [...byType].sort(([a], [b]) => a.localeCompare(b))) {
     pages.push({
       id,
       type,
-      split: i < TUNE ? "dev" : "holdout",
+      split: i < TUNE ? "dev" : i < TUNE + HOLDOUT ? "holdout" : "dev2",
       url,
       domain: metadata.files[id]?.domain ?? "",
     });
@@ -85,7 +92,7 @@ const manifest = {
   commit,
   licence: "CC-BY-4.0 (HTML cached from public pages; ground truth human-reviewed)",
   drawn_from: "the benchmark's development split only; its held-out test split is never read",
-  selection: `per page type, ${TUNE} tuning pages (dev) + ${HOLDOUT} holdout pages, seeded shuffle`,
+  selection: `per page type, seeded shuffle: ${TUNE} tuning pages (dev), ${HOLDOUT} holdout pages, then up to ${DEV2} more tuning pages (dev2)`,
   pages,
 };
 writeFileSync(

@@ -211,6 +211,15 @@ describe("robustness", () => {
     expect(doc.words).toBeGreaterThan(500_000);
     expect(doc.text).not.toContain("the end");
   }, 30_000);
+
+  test("past the cut, inline scripts and styles are emptied first: the text after them stays", () => {
+    const state = `<script>window.__STATE__ = ${JSON.stringify({ blob: "x".repeat(5_000_000) })};</script>`;
+    const html = `<html><head><script type="application/ld+json">{"@type":"CollectionPage"}</script><style>p{color:red}</style></head><body><h1>Sneakers</h1>${state}<section><p>What in the world is an everyday shoe? One you are content wearing every day.</p></section></body></html>`;
+    const doc = extract(new TextEncoder().encode(html));
+    expect(doc.text).toContain("What in the world is an everyday shoe");
+    expect(doc.text).not.toContain("xxxx");
+    expect(doc.jsonldTypes).toContain("CollectionPage");
+  }, 30_000);
 });
 
 describe("dates", () => {
