@@ -8,12 +8,10 @@
  *   bun --cpu-prof-md --cpu-prof-dir=/tmp/prof test/bench/index-stages.ts   (function profile)
  */
 import { parseArgs } from "node:util";
-import { type ProcessedPage, processPage } from "../../src/crawl/process-page.ts";
-import { chunkMarkdown } from "../../src/search/chunking.ts";
-import { loadTokenCounter } from "../../src/search/model-files.ts";
+import type { ProcessedPage } from "../../src/crawl/process-page.ts";
 import { Shard, shardPage } from "../../src/search/shard.ts";
 import { tokens } from "../../src/search/tokenizer.ts";
-import { benchSite, sitePages } from "./support/doc-pages.ts";
+import { benchSite, sitePages, workerStage } from "./support/doc-pages.ts";
 
 const { values } = parseArgs({
   options: {
@@ -23,14 +21,9 @@ const { values } = parseArgs({
   },
 });
 const site = benchSite(values.site);
-const counter = loadTokenCounter();
-const chunk = (markdown: string, title: string | null) =>
-  chunkMarkdown(markdown, counter, { title });
+const { chunk, run } = workerStage();
 const pages: { url: string; page: ProcessedPage }[] = sitePages(site, Number(values.limit)).map(
-  ({ url, body }) => ({
-    url,
-    page: processPage(body, url, { headers: { "content-type": "text/html" }, chunk }),
-  }),
+  (p) => ({ url: p.url, page: run(p) }),
 );
 const chunkCount = pages.reduce((n, p) => n + p.page.chunks.length, 0);
 console.log(`${site.host}: ${pages.length} pages, ${chunkCount} chunks`);

@@ -11,21 +11,14 @@
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { processPage } from "../../src/crawl/process-page.ts";
-import { chunkMarkdown } from "../../src/search/chunking.ts";
-import { loadTokenCounter } from "../../src/search/model-files.ts";
-import { benchSite, SITE_NAMES, sitePages } from "./support/doc-pages.ts";
+import { benchSite, SITE_NAMES, sitePages, workerStage } from "./support/doc-pages.ts";
 
 const { values } = parseArgs({
   options: { site: { type: "string" }, dump: { type: "string" } },
 });
 const chosen = (values.site ? [values.site] : SITE_NAMES).map(benchSite);
 
-// The chunker as crawl-worker.ts builds it.
-const counter = loadTokenCounter();
-const chunk = (markdown: string, title: string | null) =>
-  chunkMarkdown(markdown, counter, { title });
-const headers = { "content-type": "text/html" };
+const stage = workerStage();
 const replacer = (_key: string, value: unknown) =>
   typeof value === "bigint" ? `${value}n` : value;
 
@@ -35,8 +28,9 @@ const started = performance.now();
 for (const site of chosen) {
   const siteHash = new Bun.CryptoHasher("sha256");
   let n = 0;
-  for (const { url, body } of sitePages(site, 0, site.pages)) {
-    const { timings: _timings, ...page } = processPage(body, url, { headers, chunk });
+  for (const sitePage of sitePages(site, 0, site.pages)) {
+    const { url } = sitePage;
+    const { timings: _timings, ...page } = stage.run(sitePage);
     const json = JSON.stringify(page, replacer);
     siteHash.update(url).update("\n").update(json).update("\n");
     if (values.dump)

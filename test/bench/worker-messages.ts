@@ -8,10 +8,8 @@
  */
 import { deserialize, serialize } from "bun:jsc";
 import { parseArgs } from "node:util";
-import { type ProcessedPage, processPage } from "../../src/crawl/process-page.ts";
-import { chunkMarkdown } from "../../src/search/chunking.ts";
-import { loadTokenCounter } from "../../src/search/model-files.ts";
-import { benchSite, sitePages } from "./support/doc-pages.ts";
+import type { ProcessedPage } from "../../src/crawl/process-page.ts";
+import { benchSite, sitePages, workerStage } from "./support/doc-pages.ts";
 
 const { values } = parseArgs({
   options: {
@@ -20,12 +18,8 @@ const { values } = parseArgs({
   },
 });
 const site = benchSite(values.site);
-const counter = loadTokenCounter();
-const chunk = (markdown: string, title: string | null) =>
-  chunkMarkdown(markdown, counter, { title });
-const pages: ProcessedPage[] = sitePages(site).map(({ url, body }) =>
-  processPage(body, url, { headers: { "content-type": "text/html" }, chunk }),
-);
+const stage = workerStage();
+const pages: ProcessedPage[] = sitePages(site).map(stage.run);
 const kb = (bytes: number) => (bytes / pages.length / 1024).toFixed(1);
 const parts: Record<string, number> = {};
 for (const p of pages) {
