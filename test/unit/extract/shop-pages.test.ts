@@ -2,12 +2,7 @@
  * tab hides: small hand-written pages. */
 import { expect, test } from "bun:test";
 import { extractDocument } from "../../../src/extract/extract-document.ts";
-
-const CHROME = `<header><nav><a href="/">Home</a><a href="/pricing">Pricing</a><a href="/docs">Docs</a></nav></header>`;
-const FOOTER = `<footer><p>© 2026 Example Inc.</p><a href="/privacy">Privacy</a><a href="/imprint">Imprint</a></footer>
-<div id="onetrust-banner-sdk"><p>We use cookies to improve your experience. Accept all cookies?</p></div>`;
-const page = (body: string, head = "") =>
-  `<!doctype html><html lang="en"><head><title>Example</title>${head}</head><body>${CHROME}${body}${FOOTER}</body></html>`;
+import { companyPage as page } from "../../helpers/company-page.ts";
 
 test("a <main> taken for its data table (a product's specifications) loses its promos and upsells", () => {
   const html = page(
