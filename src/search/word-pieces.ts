@@ -49,38 +49,97 @@ export function createTokenCounter(vocabulary: Iterable<string>): TokenCounter {
   const pieces = new SliceCache<number>(CACHE_MAX);
   const words = new Map<string, number>();
 
+  // The vocabulary again as sets looked up by a slice of the word (slice-cache.ts): an ASCII
+  // word's longest-match search then cuts no substring per candidate.
+  const heads = new SliceCache<true>(vocab.size);
+  const tails = new SliceCache<true>(vocab.size);
+  for (const entry of vocab) {
+    const tail = entry.length > 2 && entry.startsWith("##");
+    const key = tail ? entry.slice(2) : entry;
+    let hash = HASH_SEED;
+    for (let i = 0; i < key.length; i++) hash = hashStep(hash, key.charCodeAt(i));
+    const set = tail ? tails : heads;
+    if (set.get(key, 0, key.length, hash) === undefined) set.set(key, hash, true);
+  }
+  const prefixHashes = new Int32Array(longest);
+
+  /** WordPiece on an ASCII word: greedy longest match first, by slices of `word`. */
+  const asciiWordPieces = (word: string): number => {
+    const n = word.length;
+    if (n > MAX_WORD_CHARS) return 1;
+    let count = 0;
+    let start = 0;
+    while (start < n) {
+      const max = Math.min(n, start + longest);
+      let hash = HASH_SEED;
+      for (let k = start; k < max; k++) {
+        hash = hashStep(hash, word.charCodeAt(k));
+        prefixHashes[k - start] = hash;
+      }
+      const set = start === 0 ? heads : tails;
+      let end = max;
+      while (
+        end > start &&
+        set.get(word, start, end, prefixHashes[end - start - 1] as number) === undefined
+      )
+        end -= 1;
+      if (end === start) return 1; // no piece matches: the whole word is one [UNK]
+      count += 1;
+      start = end;
+    }
+    return count;
+  };
+
   /** WordPiece on one normalised, pre-tokenized word: greedy longest match first. */
   const wordPieces = (word: string): number => {
     const cached = words.get(word);
     if (cached !== undefined) return cached;
-    const chars = NON_ASCII.test(word) ? Array.from(word) : null;
-    const n = chars ? chars.length : word.length;
-    const slice = (a: number, b: number) => (chars ? chars.slice(a, b).join("") : word.slice(a, b));
-    let count = 0;
-    let start = 0;
-    while (start < n) {
-      if (n > MAX_WORD_CHARS) {
-        count = 1;
-        break;
-      }
-      let end = Math.min(n, start + longest);
-      while (end > start && !vocab.has(start === 0 ? slice(0, end) : `##${slice(start, end)}`)) {
-        end -= 1;
-      }
-      if (end === start) {
-        count = 1; // no piece matches: the whole word is one [UNK]
-        break;
-      }
-      count += 1;
-      start = end;
-    }
+    const count = NON_ASCII.test(word)
+      ? unicodeWordPieces(Array.from(word))
+      : asciiWordPieces(word);
     if (words.size >= CACHE_MAX) words.clear();
     words.set(word, count);
     return count;
   };
 
+  const unicodeWordPieces = (chars: readonly string[]): number => {
+    const n = chars.length;
+    if (n > MAX_WORD_CHARS) return 1;
+    const slice = (a: number, b: number) => chars.slice(a, b).join("");
+    let count = 0;
+    let start = 0;
+    while (start < n) {
+      let end = Math.min(n, start + longest);
+      while (end > start && !vocab.has(start === 0 ? slice(0, end) : `##${slice(start, end)}`)) {
+        end -= 1;
+      }
+      if (end === start) return 1; // no piece matches: the whole word is one [UNK]
+      count += 1;
+      start = end;
+    }
+    return count;
+  };
+
   /** ASCII: delete controls, isolate punctuation (one piece each), lowercase the runs between. */
   const asciiPieces = (text: string): number => {
+    let count = 0;
+    let start = -1;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)) {
+        if (start < 0) start = i;
+        continue;
+      }
+      // A deleted control character joins its neighbours into one word: the general path.
+      if (c < 33 || c === 127) return asciiPiecesWithControls(text);
+      if (start >= 0) count += wordPieces(text.slice(start, i).toLowerCase());
+      start = -1;
+      count += 1; // punctuation is a piece of its own
+    }
+    return start < 0 ? count : count + wordPieces(text.slice(start).toLowerCase());
+  };
+
+  const asciiPiecesWithControls = (text: string): number => {
     let count = 0;
     for (const part of text.replace(ASCII_DELETED, "").split(ASCII_SPLIT)) {
       if (part !== "") count += ASCII_PUNCT.test(part) ? 1 : wordPieces(part.toLowerCase());
