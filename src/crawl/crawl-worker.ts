@@ -3,6 +3,7 @@
  * throttle over messages) and processes them (extract, facets, chunks) off the thread that
  * serves HTTP. One worker runs many fetches at once; processing is synchronous CPU work.
  */
+import { gcAndSweep } from "bun:jsc";
 import { type Config, disableProxies } from "../config.ts";
 import { chunkMarkdown } from "../search/chunking.ts";
 import { loadTokenCounter, modelFiles } from "../search/model-files.ts";
@@ -56,6 +57,10 @@ let chunker: Chunker | undefined;
  * this (6 runs), 876-916 MB with a full GC every 30 pages (every 20: 873-940; every 40: 900-970).
  * The collections cost ~1-2.5 CPU ms per page (GC helper threads; the shared cores make it
  * noisy), out of ~20 (test/bench/crawl-bench.ts --site handbook --budget 5000).
+ *
+ * The collection is bun:jsc's `gcAndSweep()`, not `Bun.gc(true)`: Bun's also deletes every
+ * function's bytecode (and the source caches), which every later call then rebuilds. On a cold
+ * worker's first 500 Python-docs pages that cost ~1.6 CPU ms a page more for the same peak RSS.
  */
 const PAGES_PER_GC = 30;
 let sinceGc = 0;
@@ -92,7 +97,7 @@ async function runPage(task: PageTask): Promise<void> {
   post({ type: "done", id: task.id, fetch: meta, outcome, page });
   if (++sinceGc >= PAGES_PER_GC) {
     sinceGc = 0;
-    Bun.gc(true);
+    gcAndSweep();
   }
 }
 
