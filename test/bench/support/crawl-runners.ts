@@ -239,7 +239,17 @@ export async function runBun(server: DocServerProcess, spec: CrawlSpec): Promise
         "--budget",
         String(spec.budget),
       ],
-      { ...crawlEnv(server, spec, join(dir, "data")), BENCH_STAGES_FILE: stagesFile },
+      {
+        ...crawlEnv(server, spec, join(dir, "data")),
+        // e.g. BENCH_BUN_ENV="WEBCORPUS_WORKER_PROCESSES=1": settings for the Bun build's runs only
+        ...Object.fromEntries(
+          (process.env.BENCH_BUN_ENV?.split(" ").filter(Boolean) ?? []).map((kv) => {
+            const at = kv.indexOf("=");
+            return [kv.slice(0, at), kv.slice(at + 1)];
+          }),
+        ),
+        BENCH_STAGES_FILE: stagesFile,
+      },
       REPO_ROOT,
     );
     if (t.exitCode !== 0) fail("bun src/cli.ts crawl", t);
