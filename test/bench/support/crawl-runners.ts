@@ -7,7 +7,7 @@
  * end of the job kept), CPU is the process tree's from /proc over the same window.
  */
 import { Database } from "bun:sqlite";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../sites/support/debian-docs.ts";
@@ -223,7 +223,6 @@ function summary(stdout: string): Summary {
 
 export async function runBun(server: DocServerProcess, spec: CrawlSpec): Promise<RunResult> {
   const dir = mkdtempSync(join(tmpdir(), "wc-bench-bun-"));
-  const stagesFile = join(dir, "stages.json");
   try {
     const t = await timed(
       server,
@@ -231,8 +230,6 @@ export async function runBun(server: DocServerProcess, spec: CrawlSpec): Promise
         "bun",
         // e.g. BENCH_BUN_FLAGS=--smol: Bun's own flags for the crawl process
         ...(process.env.BENCH_BUN_FLAGS?.split(" ").filter(Boolean) ?? []),
-        "--preload",
-        "./test/bench/support/stage-timings.ts",
         "src/cli.ts",
         "crawl",
         spec.domain,
@@ -248,21 +245,18 @@ export async function runBun(server: DocServerProcess, spec: CrawlSpec): Promise
             return [kv.slice(0, at), kv.slice(at + 1)];
           }),
         ),
-        BENCH_STAGES_FILE: stagesFile,
       },
       REPO_ROOT,
     );
     if (t.exitCode !== 0) fail("bun src/cli.ts crawl", t);
     const s = summary(t.stdout);
-    const { pages, totals } = JSON.parse(readFileSync(stagesFile, "utf8")) as {
-      pages: number;
-      totals: Record<string, number>;
-    };
-    const stages: Record<string, number> = {};
-    for (const [stage, ms] of Object.entries(totals))
-      stages[stage] = round(ms / Math.max(1, s.progress.fetched), 2);
-    stages["pages processed"] = pages;
-    return result("bun", t, s.state, s.progress.fetched, stages);
+    // The workers' CPU per processed page and stage, as the job records it (like the reference's).
+    const db = new Database(join(dir, "data", "webcorpus.db"), { readonly: true });
+    const info = JSON.parse(
+      db.query<{ info: string }, []>("SELECT info FROM jobs").get()?.info ?? "{}",
+    ) as { cpu_ms_per_stage?: Record<string, number> };
+    db.close();
+    return result("bun", t, s.state, s.progress.fetched, info.cpu_ms_per_stage ?? null);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
