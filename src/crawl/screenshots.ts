@@ -6,7 +6,7 @@
  * waited on for ever.
  */
 import { accessSync, constants, statSync } from "node:fs";
-import { type Browser, chromium, type Route } from "playwright-core";
+import type { Browser, Route } from "playwright-core";
 import type { FetchResult } from "./fetch-result.ts";
 
 export const WIDTH = 1280;
@@ -116,6 +116,8 @@ export class Camera {
     // Chromium's sandbox cannot run as root; everywhere else it stays on.
     const asRoot = process.getuid?.() === 0;
     try {
+      // Loaded here, not at start-up: it costs ~250 CPU ms, and most runs take no screenshots.
+      const { chromium } = await import("playwright-core");
       const browser = await answered(
         chromium.launch({
           executablePath: path,
