@@ -6,7 +6,7 @@
 import { findSameText, pageInternalLinks, pageState } from "../db/crawl-repo.ts";
 import { recordFetchTime, type UrlEntry } from "../db/ledger-repo.ts";
 import { type LinkRow, type PageWrite, recordUnchanged, savePage } from "../db/page-writes.ts";
-import { withMaxSimilarity } from "../facets/score-page.ts";
+import { withMaxSimilarity } from "../facets/originality.ts";
 import { isoNow } from "../services/clock.ts";
 import { type JobRun, entry as ledgerEntry } from "./job-run.ts";
 import type { FetchMeta } from "./messages.ts";

@@ -6,6 +6,7 @@
  * 0 duplicated / boilerplate / syndicated, 1 unique in the corpus.
  */
 import type { ExtractedDocument } from "../extract/document.ts";
+import type { ScoredPage } from "./score-page.ts";
 import { unitScore } from "./scores.ts";
 import { countWhitespaceSplit } from "./unicode-regex.ts";
 
@@ -47,4 +48,23 @@ export function originality(
       `boilerplate ${boilerplate.toFixed(2)}`,
   );
   return originalityFrom(boilerplate, maxSimilarity, words);
+}
+
+/**
+ * The page's originality once its domain's nearest other page is known: a crawl worker scores a
+ * page with `maxSimilarity` 0 and hands back `simhash`; the thread that owns the domain's
+ * `SimhashIndex` finishes the score here, without the document (and without loading the
+ * scoring modules, the language detector's database among them: the main thread imports this).
+ */
+export function withMaxSimilarity(scored: ScoredPage, maxSimilarity: number): ScoredPage {
+  const dup = Math.min(1, Math.max(0, (maxSimilarity - 0.75) / 0.2));
+  const why = `max similarity ${maxSimilarity.toFixed(3)} -> dup ${dup.toFixed(2)}, boilerplate ${scored.boilerplate.toFixed(2)}`;
+  return {
+    ...scored,
+    facets: {
+      ...scored.facets,
+      originality: originalityFrom(scored.boilerplate, maxSimilarity, scored.facets.words),
+    },
+    explain: { ...scored.explain, originality: [why] },
+  };
 }

@@ -15,7 +15,7 @@ import { defaultLanguageDetector } from "./language-detector.ts";
 import type { LanguageDetector } from "./language-id.ts";
 import { pageLocale } from "./locale.ts";
 import { pageFeatures } from "./model-features.ts";
-import { boilerplateShare, originality, originalityFrom } from "./originality.ts";
+import { boilerplateShare, originality } from "./originality.ts";
 import { packagedModel } from "./packaged-model.ts";
 import { depth, promotional, technicality, tokenStats } from "./scores.ts";
 import { computeSignals, MAX_TEXT } from "./signals.ts";
@@ -193,23 +193,5 @@ export function scorePage(
     explain: why,
     simhash: simhash64(doc.text),
     boilerplate: boilerplateShare(doc, sig.words),
-  };
-}
-
-/**
- * The page's originality once its domain's nearest other page is known: a crawl worker scores a
- * page with `maxSimilarity` 0 and hands back `simhash`; the thread that owns the domain's
- * `SimhashIndex` finishes the score here, without the document.
- */
-export function withMaxSimilarity(scored: ScoredPage, maxSimilarity: number): ScoredPage {
-  const dup = Math.min(1, Math.max(0, (maxSimilarity - 0.75) / 0.2));
-  const why = `max similarity ${maxSimilarity.toFixed(3)} -> dup ${dup.toFixed(2)}, boilerplate ${scored.boilerplate.toFixed(2)}`;
-  return {
-    ...scored,
-    facets: {
-      ...scored.facets,
-      originality: originalityFrom(scored.boilerplate, maxSimilarity, scored.facets.words),
-    },
-    explain: { ...scored.explain, originality: [why] },
   };
 }

@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import type { Link } from "../../../src/extract/document.ts";
-import { boilerplateShare, originalityFrom } from "../../../src/facets/originality.ts";
-import { scorePage, withMaxSimilarity } from "../../../src/facets/score-page.ts";
+import {
+  boilerplateShare,
+  originalityFrom,
+  withMaxSimilarity,
+} from "../../../src/facets/originality.ts";
+import { scorePage } from "../../../src/facets/score-page.ts";
 import {
   maxSimilarity,
   SimhashIndex,
