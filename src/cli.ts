@@ -1,11 +1,7 @@
 #!/usr/bin/env bun
 /** `bun run webcorpus COMMAND`: serve | keys | crawl | inspect | shelves. */
 import { CliError } from "./cli/context.ts";
-import { CRAWL_USAGE, crawlCommand } from "./cli/crawl-command.ts";
-import { INSPECT_USAGE, inspectCommand } from "./cli/inspect-command.ts";
-import { KEYS_USAGE, keysCommand } from "./cli/keys-command.ts";
-import { SERVE_USAGE, serveCommand } from "./cli/serve-command.ts";
-import { SHELVES_USAGE, shelvesCommand } from "./cli/shelves-command.ts";
+import { CRAWL_USAGE, INSPECT_USAGE, KEYS_USAGE, SERVE_USAGE, SHELVES_USAGE } from "./cli/usage.ts";
 import { VERSION } from "./version.ts";
 
 const USAGE = `webcorpus ${VERSION}: index company websites into a searchable corpus
@@ -27,12 +23,13 @@ const COMMAND_USAGE: Readonly<Record<string, string>> = {
   inspect: INSPECT_USAGE,
 };
 
-const COMMANDS: Readonly<Record<string, Command>> = {
-  serve: serveCommand,
-  keys: keysCommand,
-  shelves: shelvesCommand,
-  crawl: crawlCommand,
-  inspect: inspectCommand,
+// Loaded on use: a crawl needs neither the HTTP server nor the extraction stack on its thread.
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  serve: async () => (await import("./cli/serve-command.ts")).serveCommand,
+  keys: async () => (await import("./cli/keys-command.ts")).keysCommand,
+  shelves: async () => (await import("./cli/shelves-command.ts")).shelvesCommand,
+  crawl: async () => (await import("./cli/crawl-command.ts")).crawlCommand,
+  inspect: async () => (await import("./cli/inspect-command.ts")).inspectCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -45,8 +42,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(VERSION);
     return 0;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const load = COMMANDS[name];
+  if (!load) {
     console.error(`error: unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
     return 2;
   }
@@ -54,6 +51,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(COMMAND_USAGE[name]);
     return 0;
   }
+  const command = await load();
   try {
     return await command(rest);
   } catch (err) {

@@ -6,8 +6,7 @@ import { crawlRequest, startCrawl } from "../services/crawl-service.ts";
 import { ServiceError } from "../services/errors.ts";
 import { type JobView, jobView, requireJob } from "../services/jobs-service.ts";
 import { CliError, startConfig, startStore } from "./context.ts";
-
-export const CRAWL_USAGE = `usage: webcorpus crawl DOMAIN [--budget N] [--refresh] [--force] [--shots N] [--json]`;
+import { CRAWL_USAGE } from "./usage.ts";
 
 const FINAL = new Set(["completed", "partial", "failed", "cancelled"]);
 

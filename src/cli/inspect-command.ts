@@ -9,8 +9,7 @@ import { registrableDomain } from "../crawl/domains.ts";
 import { processPage } from "../crawl/process-page.ts";
 import { normalizeUrl, pageId, urlHost } from "../crawl/urls.ts";
 import { CliError } from "./context.ts";
-
-export const INSPECT_USAGE = `usage: webcorpus inspect FILE --url URL [--header NAME:VALUE]... [--explain] [--compact]`;
+import { INSPECT_USAGE } from "./usage.ts";
 
 export function parseHeaders(values: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};

@@ -2,10 +2,7 @@ import { parseArgs } from "node:util";
 import { ServiceError } from "../services/errors.ts";
 import { createKey, keySummaries, revokeKeyNamed } from "../services/keys-service.ts";
 import { CliError, startConfig, startStore } from "./context.ts";
-
-export const KEYS_USAGE = `usage: webcorpus keys create NAME [--read-only]   print a new key (shown once)
-       webcorpus keys list                       names, prefixes, rights (never the keys)
-       webcorpus keys revoke NAME`;
+import { KEYS_USAGE } from "./usage.ts";
 
 export function keysCommand(argv: string[]): number {
   const { values, positionals } = parseArgs({

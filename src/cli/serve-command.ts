@@ -6,8 +6,6 @@ import { createApp } from "../server/app.ts";
 import { RateLimiter } from "../services/rate-limiter.ts";
 import { CliError, startConfig, startStore } from "./context.ts";
 
-export const SERVE_USAGE = `usage: webcorpus serve [--host ADDR] [--port N] [--no-worker]`;
-
 /** The composition root: config, store (migrated), app, listen; SIGTERM/SIGINT stop it cleanly. */
 export async function serveCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({

@@ -9,13 +9,7 @@ import {
 import { crawlRequest, startCrawl } from "../services/crawl-service.ts";
 import { ServiceError } from "../services/errors.ts";
 import { CliError, startConfig, startStore } from "./context.ts";
-
-export const SHELVES_USAGE = `usage: webcorpus shelves list [--json]
-       webcorpus shelves show SLUG [--json]
-       webcorpus shelves put SLUG [--name NAME] [--description TEXT]
-       webcorpus shelves add SLUG DOMAIN... [--reason TEXT] [--placed-by person|agent]
-       webcorpus shelves remove SLUG DOMAIN...
-       webcorpus shelves crawl SLUG [--budget N] [--refresh] [--uncrawled]`;
+import { SHELVES_USAGE } from "./usage.ts";
 
 export function shelvesCommand(argv: string[]): number {
   const { values, positionals } = parseArgs({
