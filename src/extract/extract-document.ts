@@ -106,10 +106,17 @@ function isArticle(meta: PageMeta): boolean {
   );
 }
 
-/** The page says it shows one product (og:type product, a schema.org Product). */
+/** A schema.org type or og:type of a page of many products (a category, search results). */
+const COLLECTION_TYPE = /^(?:CollectionPage|SearchResultsPage)$/;
+const COLLECTION_OG_TYPE = /product[.:_-]?group/i;
+
+/** The page says it shows one product (og:type product, a schema.org Product), and not that it
+ * is a page of many (og:type product.group, a schema.org CollectionPage: a shop's category). */
 function isProduct(meta: PageMeta): boolean {
+  if (meta.jsonldTypes.some((t) => COLLECTION_TYPE.test(t))) return false;
   if (meta.jsonldTypes.some((t) => t === "Product" || t === "ProductGroup")) return true;
-  return /product/i.test(meta.ogType ?? "");
+  const og = meta.ogType ?? "";
+  return /product/i.test(og) && !COLLECTION_OG_TYPE.test(og);
 }
 
 export function extractDocument(

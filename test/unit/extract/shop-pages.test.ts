@@ -110,3 +110,18 @@ test("a collapsed accordion panel or an inactive tab is the page's text; a hidde
   expect(doc.text).toContain("24 inches across");
   expect(doc.text).not.toContain("Accessories");
 });
+
+test("a shop's category (og:type product.group) keeps its grid of product links beside a long description: it is not one product's page", () => {
+  const products = ["Beard oil", "Beard balm", "Beard wash", "Beard comb"];
+  const grid = products
+    .map((name, i) => `<li class="grid-item"><a href="/p/${i}">${name} ${30 + i} ml</a></li>`)
+    .join("");
+  const about = `<div class="collection-description"><p>Our beard oils soften the hair and the skin beneath it, with argan and jojoba oils pressed cold and scented with cedar, vetiver and a little citrus.</p><p>Use three drops after a shower, work them in from the roots, then comb; one bottle lasts a beard of medium length about three months of daily use.</p></div>`;
+  const html = page(
+    `<main><h1>Beard oil</h1>${about}<ul class="product-grid">${grid}</ul></main>`,
+    `<meta property="og:type" content="product.group">`,
+  );
+  const doc = extractDocument(html, "https://shop.example.com/collections/beard-oil");
+  expect(doc.text).toContain("argan and jojoba oils");
+  for (const name of products) expect(doc.text).toContain(name);
+});
