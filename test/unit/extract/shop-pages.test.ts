@@ -125,3 +125,22 @@ test("a shop's category (og:type product.group) keeps its grid of product links 
   expect(doc.text).toContain("argan and jojoba oils");
   for (const name of products) expect(doc.text).toContain(name);
 });
+
+test("beside one product, lines that are only a price or a discount go (the price box, the add-ons' prices); prices inside a sentence stay", () => {
+  const addons = ["Coin tray", "Cash strap", "Money clip"]
+    .map(
+      (name) =>
+        `<div class="addon"><h3>${name}</h3><span class="price">$18</span> <s>$25</s> <span>28% OFF</span></div>`,
+    )
+    .join("");
+  const html = page(
+    `<main><h1>Aluminum wallet</h1><div class="price-box"><span>From: £29.98</span><span>(£29.98 inc. VAT)</span></div>
+<p>A slim wallet of two aluminum plates held by an elastic band: it holds up to twelve cards and costs $95 with its cash strap.</p>
+<p>Every wallet is covered by a warranty for life and a trial of ninety-nine days, returns free of charge.</p>${addons}</main>`,
+    `<script type="application/ld+json">{"@type":"Product","name":"Aluminum wallet"}</script>`,
+  );
+  const doc = extractDocument(html, "https://shop.example.com/p/wallet");
+  expect(doc.text).toContain("costs $95 with its cash strap");
+  expect(doc.text).toContain("Coin tray");
+  for (const gone of ["$18", "$25", "28% OFF", "£29.98"]) expect(doc.text).not.toContain(gone);
+});
