@@ -20,6 +20,7 @@ import {
   textOf,
   treeSize,
 } from "./dom.ts";
+import { dropRepeatedLabels } from "./labels.ts";
 import { densestContainer, semanticContainer } from "./own-content.ts";
 import { contentLength, pageContent } from "./page-content.ts";
 import { dropPriceLines } from "./prices.ts";
@@ -143,6 +144,7 @@ function dropRepeats(node: DomElement, page: boolean): void {
 function prune(node: DomElement, page: boolean, productHint: boolean | undefined): void {
   dropWidgets(node);
   if (productHint) dropPriceLines(node);
+  if (page) dropRepeatedLabels(node);
   dropBoilerplate(node, page ? pageRules(productHint) : undefined);
   dropRepeats(node, page);
 }

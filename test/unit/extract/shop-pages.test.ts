@@ -144,3 +144,26 @@ test("beside one product, lines that are only a price or a discount go (the pric
   expect(doc.text).toContain("Coin tray");
   for (const gone of ["$18", "$25", "28% OFF", "£29.98"]) expect(doc.text).not.toContain(gone);
 });
+
+test("a category's cards lose the labels each one repeats (a call to action, a badge); names, prices, colour lists and links inside sentences stay", () => {
+  const cams = ["Vantrue S1 Pro dash cam", "Thinkware U1000 dash cam", "Viofo A229 dash cam"];
+  const cards = cams
+    .map(
+      (name, i) =>
+        `<li class="card"><span class="badge">New</span><h3><a href="/p/${i}">${name}</a></h3><p>${300 + i} EUR</p><ul class="swatches"><li>Black</li><li>Silver</li><li>Red</li></ul><a class="button" href="/p/${i}#options">Choose options</a></li>`,
+    )
+    .join("");
+  const notes = ["Berlin", "Munich", "Hamburg"]
+    .map(
+      (city) =>
+        `<p>Free fitting of any dash cam at our shop in ${city}, <a href="/shops">see the shops</a> for hours.</p>`,
+    )
+    .join("");
+  const html = page(`<main><h1>4K dash cams</h1><ul class="grid">${cards}</ul>${notes}</main>`);
+  const doc = extractDocument(html, "https://shop.example.com/c/4k-dash-cams");
+  for (const name of cams) expect(doc.text).toContain(name);
+  expect(doc.text).toContain("301 EUR");
+  expect(doc.text).toContain("Silver");
+  expect(doc.text).toContain("our shop in Munich, see the shops for hours");
+  for (const gone of ["Choose options", "New"]) expect(doc.text).not.toContain(gone);
+});
