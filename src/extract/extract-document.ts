@@ -11,11 +11,12 @@ import { chromeElements } from "./chrome.ts";
 import { findContainer } from "./containers.ts";
 import { labeledDate, publishedDate } from "./dates.ts";
 import type { ExtractedDocument } from "./document.ts";
-import type { DomElement } from "./dom.ts";
+import type { DomDocument, DomElement } from "./dom.ts";
 import { positionLinks, type RawLink, readLinks } from "./links.ts";
 import { type MainContentStrategy, prunePageContainer, selectMainContent } from "./main-content.ts";
 import { MarkdownRenderer, type Rendered } from "./markdown.ts";
 import { applyRobots, emptyMeta, type PageMeta, readMeta } from "./metadata.ts";
+import { revealNoscriptContent } from "./noscript.ts";
 import { parseHtml } from "./parse.ts";
 import { markdownToText } from "./plain-text.ts";
 import { dropNestedChrome, dropNeverContent } from "./prune.ts";
@@ -105,10 +106,17 @@ function isArticle(meta: PageMeta): boolean {
   );
 }
 
-/** The page says it shows one product (og:type product, a schema.org Product). */
+/** A schema.org type or og:type of a page of many products (a category, search results). */
+const COLLECTION_TYPE = /^(?:CollectionPage|SearchResultsPage)$/;
+const COLLECTION_OG_TYPE = /product[.:_-]?group/i;
+
+/** The page says it shows one product (og:type product, a schema.org Product), and not that it
+ * is a page of many (og:type product.group, a schema.org CollectionPage: a shop's category). */
 function isProduct(meta: PageMeta): boolean {
+  if (meta.jsonldTypes.some((t) => COLLECTION_TYPE.test(t))) return false;
   if (meta.jsonldTypes.some((t) => t === "Product" || t === "ProductGroup")) return true;
-  return /product/i.test(meta.ogType ?? "");
+  const og = meta.ogType ?? "";
+  return /product/i.test(og) && !COLLECTION_OG_TYPE.test(og);
 }
 
 export function extractDocument(
@@ -123,13 +131,20 @@ export function extractDocument(
   }
 }
 
+/** The page's tree, its `<noscript>` content revealed when that is all the content it has. */
+function parsePage(text: string): DomDocument | null {
+  const doc = parseHtml(text);
+  if (doc !== null) revealNoscriptContent(doc);
+  return doc;
+}
+
 const NO_CONTENT: Rendered = { markdown: "", assets: [], codeBlocks: 0, inlineCodeChars: 0 };
 
 function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): ExtractedDocument {
   const clock = new StageClock(opts.timings);
   const text = toText(html, opts.contentType);
   clock.lap("rest");
-  const doc = parseHtml(text);
+  const doc = parsePage(text);
   clock.lap("parse");
   if (doc === null || doc.documentElement === null) return emptyDocument(url, opts);
   const headers = {
@@ -168,7 +183,7 @@ function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): 
     main = selectMainContent(
       {
         doc,
-        reparse: () => parseHtml(text),
+        reparse: () => parsePage(text),
         articleHint: isArticle(meta),
         productHint: isProduct(meta),
       },

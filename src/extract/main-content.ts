@@ -20,8 +20,10 @@ import {
   textOf,
   treeSize,
 } from "./dom.ts";
+import { dropRepeatedLabels } from "./labels.ts";
 import { densestContainer, semanticContainer } from "./own-content.ts";
 import { contentLength, pageContent } from "./page-content.ts";
+import { dropPriceLines } from "./prices.ts";
 import { dropConsentBanners, dropNeverContent, dropWidgets } from "./prune.ts";
 import { readabilityContent } from "./readability-content.ts";
 import { dropRepeatedBlocks } from "./repeats.ts";
@@ -141,6 +143,8 @@ function dropRepeats(node: DomElement, page: boolean): void {
 /** The chosen node's pruning: widgets, boilerplate (a page's rules or an article's), repeats. */
 function prune(node: DomElement, page: boolean, productHint: boolean | undefined): void {
   dropWidgets(node);
+  if (productHint) dropPriceLines(node);
+  if (page) dropRepeatedLabels(node);
   dropBoilerplate(node, page ? pageRules(productHint) : undefined);
   dropRepeats(node, page);
 }

@@ -1,6 +1,6 @@
 /** HTML text → a linkedom document (typed as our `DomDocument`). */
 import { DOMParser } from "linkedom";
-import type { DomDocument } from "./dom.ts";
+import { type DomDocument, type DomNode, isElement, nonSpaceLength, textOf } from "./dom.ts";
 
 const XML_DECL = /^\s*<\?xml[^>]*\?>/i;
 const HTML_TAG = /<\/?html(?:\s[^>]*)?>|<!doctype[^>]*>/gi;
@@ -24,6 +24,47 @@ function wellFormed(html: string): string {
   return html;
 }
 
+/**
+ * linkedom starts a second `<body>` (or leaves elements beside the body) when a page writes
+ * content where a browser would not expect it (a `<body>` tag after content, markup after
+ * `</body>`); `doc.body` is then the first, often empty, one. A browser has one body holding all
+ * of it: so does the tree after this (later bodies' children and stray elements moved into the
+ * first body, in document order). Left alone when the body already holds most of the text (a
+ * script after `</body>` on an ordinary page).
+ */
+function oneBody(doc: DomDocument): void {
+  const html = doc.documentElement;
+  const body = doc.body;
+  if (html === null || body === null || body.parentNode !== html) return;
+  const stray: DomNode[] = [];
+  let outside = 0;
+  for (let c = html.firstChild; c !== null; c = c.nextSibling) {
+    if (c === body || (isElement(c) && c.localName === "head")) continue;
+    if (!isElement(c) && c.nodeType !== 3) continue;
+    stray.push(c);
+    outside += nonSpaceLength(textOf(c));
+  }
+  if (outside === 0 || outside <= nonSpaceLength(textOf(body))) return;
+  const anchor = body.firstChild;
+  let after = false;
+  for (const node of stray) {
+    after ||= precedes(body, node);
+    if (isElement(node) && node.localName === "body") {
+      for (const { name, value } of Array.from(node.attributes))
+        if (!body.hasAttribute(name)) body.setAttribute(name, value);
+      while (node.firstChild !== null) body.appendChild(node.firstChild);
+      node.parentNode?.removeChild(node);
+    } else if (after) body.appendChild(node);
+    else body.insertBefore(node, anchor);
+  }
+}
+
+/** Whether `a` comes before its sibling `b`. */
+function precedes(a: DomNode, b: DomNode): boolean {
+  for (let n = a.nextSibling; n !== null; n = n.nextSibling) if (n === b) return true;
+  return false;
+}
+
 /** Parse an HTML page; null when there is nothing to parse or the parser gives up. */
 export function parseHtml(text: string): DomDocument | null {
   const html = text.replace(XML_DECL, "").replaceAll("\u0000", "").replace(STRAY_CDATA, "");
@@ -33,7 +74,9 @@ export function parseHtml(text: string): DomDocument | null {
       wellFormed(html),
       "text/html",
     ) as unknown as DomDocument;
-    return doc.documentElement ? doc : null;
+    if (!doc.documentElement) return null;
+    oneBody(doc);
+    return doc;
   } catch {
     return null;
   }

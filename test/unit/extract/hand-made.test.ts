@@ -350,3 +350,32 @@ describe("upper-case HTML", () => {
     expect(svg.getAttribute("viewBox")).toBe("0 0 1 1");
   });
 });
+
+test("a page with markup between </head> and <body> has one body holding all of it, in order, with the written body's attributes", () => {
+  const doc = parseHtml(
+    '<html><head><title>x</title></head><header><a href="/">Home</a></header><div><p>Intro</p></div><body class="single-product"><p>Main</p></body></html>',
+  );
+  const body = doc?.body;
+  expect(body?.getElementsByTagName("header").length).toBe(1);
+  expect(body?.textContent).toBe("HomeIntroMain");
+  expect(body?.getAttribute("class")).toBe("single-product");
+  expect(doc?.getElementsByTagName("body").length).toBe(1);
+});
+
+test("a shop's category page written with its header before <body> keeps every card (the page without its chrome is the written body's)", () => {
+  const cards = [
+    "Linen shirt",
+    "Wool coat",
+    "Cotton scarf",
+    "Silk tie",
+    "Denim jacket",
+    "Leather belt",
+  ]
+    .map((name, i) => `<li class="card"><h3>${name}</h3><p>${20 + i} EUR</p></li>`)
+    .join("");
+  const html = `<!doctype html><html><head><title>Clothing</title></head><header><nav><a href="/">Home</a><a href="/shop">Shop</a></nav></header><body class="archive"><main><h1>Clothing</h1><ul>${cards}</ul></main><footer><a href="/privacy">Privacy</a></footer></body></html>`;
+  const doc = extractDocument(html, "https://shop.example.com/c/clothing");
+  for (const name of ["Linen shirt", "Denim jacket", "Leather belt", "25 EUR"])
+    expect(doc.text).toContain(name);
+  expect(doc.text).not.toContain("Privacy");
+});

@@ -288,3 +288,24 @@ test("a stray <![CDATA[ in the body is a bogus comment, as in a browser, not the
   expect(doc.text).toContain("I am planning to buy an RX 7900 XTX");
   expect(doc.text).toContain("pick the one with the best cooler");
 });
+
+test("a forum served to crawlers inside <noscript> (an empty app shell beside it) is read from there; a page with content of its own keeps ignoring its <noscript>", () => {
+  const posts = ["first", "second", "third"]
+    .map(
+      (n) =>
+        `<div class="topic-body crawler-post"><span class="creator">user_${n}</span><div class="post"><p>The ${n} post of the thread says which news site suits a beginner, and why it reads well.</p></div></div>`,
+    )
+    .join("");
+  const shell = `<div id="app"><div class="loading">Loading…</div></div><noscript data-path="/t/news/1"><h1>Best news site for a beginner?</h1>${posts}</noscript>`;
+  const doc = extractDocument(page(shell), "https://forum.example.com/t/news/1");
+  expect(doc.text).toContain("Best news site for a beginner?");
+  for (const n of ["first", "second", "third"]) expect(doc.text).toContain(`The ${n} post`);
+  expect(doc.text).not.toContain("Privacy");
+
+  const withContent = page(
+    `<main><h1>Pricing</h1><p>Three plans, each billed monthly or yearly, with a free trial of two weeks and no card needed.</p><p>Every plan includes support by mail, single sign-on and an export of your data at any time.</p></main><noscript><p>Please enable JavaScript to use the plan calculator: without it the prices below are the yearly ones.</p></noscript>`,
+  );
+  const plain = extractDocument(withContent, "https://example.com/pricing");
+  expect(plain.text).toContain("Three plans");
+  expect(plain.text).not.toContain("enable JavaScript");
+});

@@ -110,3 +110,60 @@ test("a collapsed accordion panel or an inactive tab is the page's text; a hidde
   expect(doc.text).toContain("24 inches across");
   expect(doc.text).not.toContain("Accessories");
 });
+
+test("a shop's category (og:type product.group) keeps its grid of product links beside a long description: it is not one product's page", () => {
+  const products = ["Beard oil", "Beard balm", "Beard wash", "Beard comb"];
+  const grid = products
+    .map((name, i) => `<li class="grid-item"><a href="/p/${i}">${name} ${30 + i} ml</a></li>`)
+    .join("");
+  const about = `<div class="collection-description"><p>Our beard oils soften the hair and the skin beneath it, with argan and jojoba oils pressed cold and scented with cedar, vetiver and a little citrus.</p><p>Use three drops after a shower, work them in from the roots, then comb; one bottle lasts a beard of medium length about three months of daily use.</p></div>`;
+  const html = page(
+    `<main><h1>Beard oil</h1>${about}<ul class="product-grid">${grid}</ul></main>`,
+    `<meta property="og:type" content="product.group">`,
+  );
+  const doc = extractDocument(html, "https://shop.example.com/collections/beard-oil");
+  expect(doc.text).toContain("argan and jojoba oils");
+  for (const name of products) expect(doc.text).toContain(name);
+});
+
+test("beside one product, lines that are only a price or a discount go (the price box, the add-ons' prices); prices inside a sentence stay", () => {
+  const addons = ["Coin tray", "Cash strap", "Money clip"]
+    .map(
+      (name) =>
+        `<div class="addon"><h3>${name}</h3><span class="price">$18</span> <s>$25</s> <span>28% OFF</span></div>`,
+    )
+    .join("");
+  const html = page(
+    `<main><h1>Aluminum wallet</h1><div class="price-box"><span>From: £29.98</span><span>(£29.98 inc. VAT)</span></div>
+<p>A slim wallet of two aluminum plates held by an elastic band: it holds up to twelve cards and costs $95 with its cash strap.</p>
+<p>Every wallet is covered by a warranty for life and a trial of ninety-nine days, returns free of charge.</p>${addons}</main>`,
+    `<script type="application/ld+json">{"@type":"Product","name":"Aluminum wallet"}</script>`,
+  );
+  const doc = extractDocument(html, "https://shop.example.com/p/wallet");
+  expect(doc.text).toContain("costs $95 with its cash strap");
+  expect(doc.text).toContain("Coin tray");
+  for (const gone of ["$18", "$25", "28% OFF", "£29.98"]) expect(doc.text).not.toContain(gone);
+});
+
+test("a category's cards lose the labels each one repeats (a call to action, a badge); names, prices, colour lists and links inside sentences stay", () => {
+  const cams = ["Vantrue S1 Pro dash cam", "Thinkware U1000 dash cam", "Viofo A229 dash cam"];
+  const cards = cams
+    .map(
+      (name, i) =>
+        `<li class="card"><span class="badge">New</span><h3><a href="/p/${i}">${name}</a></h3><p>${300 + i} EUR</p><ul class="swatches"><li>Black</li><li>Silver</li><li>Red</li></ul><a class="button" href="/p/${i}#options">Choose options</a></li>`,
+    )
+    .join("");
+  const notes = ["Berlin", "Munich", "Hamburg"]
+    .map(
+      (city) =>
+        `<p>Free fitting of any dash cam at our shop in ${city}, <a href="/shops">see the shops</a> for hours.</p>`,
+    )
+    .join("");
+  const html = page(`<main><h1>4K dash cams</h1><ul class="grid">${cards}</ul>${notes}</main>`);
+  const doc = extractDocument(html, "https://shop.example.com/c/4k-dash-cams");
+  for (const name of cams) expect(doc.text).toContain(name);
+  expect(doc.text).toContain("301 EUR");
+  expect(doc.text).toContain("Silver");
+  expect(doc.text).toContain("our shop in Munich, see the shops for hours");
+  for (const gone of ["Choose options", "New"]) expect(doc.text).not.toContain(gone);
+});
