@@ -131,10 +131,13 @@ export function extractDocument(
   }
 }
 
+const NOSCRIPT = /<noscript/i;
+
 /** The page's tree, its `<noscript>` content revealed when that is all the content it has. */
 function parsePage(text: string): DomDocument | null {
   const doc = parseHtml(text);
-  if (doc !== null) revealNoscriptContent(doc);
+  // A scan of the text is cheaper than a walk of the tree, and most pages have no <noscript>.
+  if (doc !== null && NOSCRIPT.test(text)) revealNoscriptContent(doc);
   return doc;
 }
 
