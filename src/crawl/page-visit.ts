@@ -71,7 +71,8 @@ export async function visit(run: JobRun, entry: UrlEntry): Promise<void> {
       run.cpuMs += ms;
       run.stageMs[stage] = (run.stageMs[stage] ?? 0) + ms;
     }
-    await store(run, entry, pid, fetch, result.page);
+    // Stored under the fetched URL, the page's write has recorded the response time already.
+    if (await store(run, entry, pid, fetch, result.page)) return;
   }
   recordFetchTime(run.db, run.job.id, url, fetch.elapsedMs);
 }
@@ -113,13 +114,14 @@ function redirect(run: JobRun, entry: UrlEntry, target: string | null, fetch: Fe
   run.add([ledgerEntry(target, entry.depth, "redirect", "pending", null, null, entry.priority)]);
 }
 
+/** Stores the page or books why not; true when its write recorded the fetch's response time. */
 async function store(
   run: JobRun,
   entry: UrlEntry,
   fetchedPid: string,
   fetch: FetchMeta,
   page: ProcessedPage,
-): Promise<void> {
+): Promise<boolean> {
   let url = entry.url;
   let pid = fetchedPid;
   const { doc } = page;
@@ -129,7 +131,7 @@ async function store(
   if (doc.noindex) {
     run.book(url, "noindex", "meta robots noindex", { httpStatus: status });
     run.addLinks(links, depth);
-    return;
+    return false;
   }
   let validators = {
     etag: fetch.headers.etag ?? null,
@@ -148,7 +150,7 @@ async function store(
         ledgerEntry(canonical, entry.depth, "canonical", "pending", null, null, entry.priority),
       ]);
       run.addLinks(links, depth);
-      return;
+      return false;
     }
     // The page names its canonical address: its content is indexed there, without a second
     // fetch of the same content.
@@ -164,7 +166,7 @@ async function store(
   if (same && same !== url) {
     run.book(url, "duplicate", `same content as ${same}`, { httpStatus: status, target: same });
     run.addLinks(links, depth);
-    return;
+    return false;
   }
   const state = pageState(run.db, pid);
   if (state && state.textHash === page.textHash && !run.params.force) {
@@ -177,17 +179,20 @@ async function store(
       "content unchanged",
     );
     run.addLinks(links, depth);
-    return;
+    return false;
   }
   run.textHashes.set(page.textHash, url);
   const write = pageWrite(run, url, pid, status, validators, page);
+  const fetched = url === entry.url;
   savePage(run.db, write, {
     ledgerUrl: url,
     changed: state === null || state.textHash !== page.textHash,
-    fetched: url === entry.url,
+    fetched,
+    elapsedMs: fetch.elapsedMs,
   });
   run.deps.indexer?.pageStored(write);
   run.addLinks(links, depth);
+  return fetched;
 }
 
 function pageWrite(

@@ -124,10 +124,11 @@ const SQL = {
   chunk: `INSERT INTO chunks (page_id, idx, heading, text, tokens, job_id)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
   history: `INSERT INTO page_history
-    (page_id, job_id, fetched_at, status, content_hash, changed, etag, last_modified)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
+    (page_id, job_id, fetched_at, status, content_hash, changed, etag, last_modified, elapsed_ms)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
   indexed: `UPDATE job_urls SET bucket = 'indexed', reason = NULL, page_id = ?1,
-    http_status = iif(?2, ?3, http_status), updated_at = ?4 WHERE job_id = ?5 AND url = ?6`,
+    http_status = iif(?2, ?3, http_status), updated_at = ?4,
+    elapsed_ms = coalesce(?7, elapsed_ms) WHERE job_id = ?5 AND url = ?6`,
   storedHash: "SELECT content_hash AS contentHash FROM pages WHERE id = ?1",
   touchPage: `UPDATE pages SET fetched_at = ?1, etag = coalesce(?2, etag),
     last_modified = coalesce(?3, last_modified) WHERE id = ?4`,
@@ -147,11 +148,18 @@ const bool = (b: boolean) => (b ? 1 : 0);
 export function savePage(
   db: Db,
   page: PageWrite,
-  options: { ledgerUrl: string; changed: boolean; fetched: boolean },
+  options: {
+    ledgerUrl: string;
+    changed: boolean;
+    fetched: boolean;
+    /** The fetch's response time, when `ledgerUrl` was fetched: on its ledger and history rows. */
+    elapsedMs?: number | null;
+  },
 ): void {
   const c = db.$client;
   const f = page.facets;
   const id = page.id;
+  const elapsed = options.fetched ? (options.elapsedMs ?? null) : null;
   c.transaction(() => {
     q(c, SQL.page).run(
       id,
@@ -215,6 +223,7 @@ export function savePage(
       bool(options.changed),
       page.etag,
       page.lastModified,
+      elapsed,
     );
     q(c, SQL.indexed).run(
       id,
@@ -223,6 +232,7 @@ export function savePage(
       now(),
       page.jobId,
       options.ledgerUrl,
+      elapsed,
     );
   })();
 }
@@ -253,6 +263,7 @@ export function recordUnchanged(
       0,
       args.etag,
       args.lastModified,
+      null,
     );
     q(c, SQL.touchPage).run(args.fetchedAt, args.etag, args.lastModified, args.pageId);
     q(c, SQL.unchanged).run(

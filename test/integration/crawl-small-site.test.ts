@@ -89,6 +89,27 @@ test("a full crawl accounts for every URL and indexes every allowed page", async
   expect(pages.find((p) => p.url.endsWith("/usage.html"))?.published).toBe("2026-02-01");
 });
 
+test("every fetched URL's ledger row, and each stored page's history row, has its response time", () => {
+  const db = c.store.read.$client;
+  const untimed = db
+    .query<{ url: string }, []>(
+      "SELECT url FROM job_urls WHERE http_status IS NOT NULL AND elapsed_ms IS NULL",
+    )
+    .all();
+  expect(untimed).toEqual([]);
+  const fetched = db
+    .query<{ n: number }, []>("SELECT count(*) AS n FROM job_urls WHERE http_status IS NOT NULL")
+    .get();
+  expect(fetched?.n).toBeGreaterThanOrEqual(10);
+  const history = db
+    .query<{ url: string; ms: number | null }, []>(
+      "SELECT p.url, h.elapsed_ms AS ms FROM page_history h JOIN pages p ON p.id = h.page_id",
+    )
+    .all();
+  expect(history).toHaveLength(5);
+  for (const row of history) expect(row.ms).toBeGreaterThanOrEqual(0);
+});
+
 test("body citations count links from other pages' content, not the navigation", () => {
   const rows = c.store.read.$client
     .query<{ url: string; n: number }, []>(
