@@ -21,6 +21,7 @@ import { parseHtml } from "./parse.ts";
 import { markdownToText } from "./plain-text.ts";
 import { dropNestedChrome, dropNeverContent } from "./prune.ts";
 import { StageClock, type StageTimings } from "./stage-clock.ts";
+import { SHORT_PAGE_WORDS, structuredHtml } from "./structured-text.ts";
 import { UrlResolver } from "./urls.ts";
 import { countWords } from "./words.ts";
 
@@ -143,6 +144,32 @@ function parsePage(text: string): DomDocument | null {
 
 const NO_CONTENT: Rendered = { markdown: "", assets: [], codeBlocks: 0, inlineCodeChars: 0 };
 
+/** A short page's content with what its JSON-LD says of its subject and the page does not (a
+ * product page whose description a script renders from data); else `rendered` as it is. */
+function withStructuredText(
+  rendered: Rendered,
+  plain: string,
+  meta: PageMeta,
+  urls: UrlResolver,
+): Rendered {
+  const html = structuredHtml(meta.jsonld, plain);
+  if (html === null) return rendered;
+  const body = parseHtml(`<body>${html}</body>`)?.body;
+  if (!body) return rendered;
+  dropNeverContent(body);
+  const extra = markdownRenderer().render(body, urls);
+  if (extra.markdown.trim() === "") return rendered;
+  const known = new Set(rendered.assets.map((a) => a.url));
+  return {
+    markdown: rendered.markdown.trim()
+      ? `${rendered.markdown}\n\n${extra.markdown}`
+      : extra.markdown,
+    assets: [...rendered.assets, ...extra.assets.filter((a) => !known.has(a.url))],
+    codeBlocks: rendered.codeBlocks + extra.codeBlocks,
+    inlineCodeChars: rendered.inlineCodeChars + extra.inlineCodeChars,
+  };
+}
+
 function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): ExtractedDocument {
   const clock = new StageClock(opts.timings);
   const text = toText(html, opts.contentType);
@@ -198,12 +225,21 @@ function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): 
     dropNestedChrome(main, chrome);
   }
   clock.lap("select");
-  const rendered = main === null ? NO_CONTENT : markdownRenderer().render(main, urls);
+  let rendered = main === null ? NO_CONTENT : markdownRenderer().render(main, urls);
   clock.lap("markdown");
-  const plain = markdownToText(rendered.markdown);
+  let plain = markdownToText(rendered.markdown);
+  let words = countWords(plain);
+  if (container === null && words < SHORT_PAGE_WORDS && meta.jsonld.length > 0) {
+    const before = rendered;
+    rendered = withStructuredText(rendered, plain, meta, urls);
+    if (rendered !== before) {
+      plain = markdownToText(rendered.markdown);
+      words = countWords(plain);
+    }
+  }
+  clock.lap("markdown");
   const dated = published ?? (container === null ? null : labeledDate(plain));
   const links = positionLinks(raw, container === null ? plain : null);
-  const words = countWords(plain);
   clock.lap("rest");
   return {
     title: meta.title,

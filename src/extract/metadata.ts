@@ -13,6 +13,8 @@ export interface PageMeta {
   noindex: boolean;
   nofollow: boolean;
   jsonldTypes: string[];
+  /** The page's JSON-LD scripts, parsed (read again only when the extracted text is short). */
+  jsonld: unknown[];
   ogType: string | null;
   generator: string | null;
   publishedRaw: string | null;
@@ -53,6 +55,7 @@ export function emptyMeta(baseUrl: string): PageMeta {
     noindex: false,
     nofollow: false,
     jsonldTypes: [],
+    jsonld: [],
     ogType: null,
     generator: null,
     publishedRaw: null,
@@ -138,6 +141,7 @@ function readJsonLd(meta: PageMeta, el: DomElement): void {
   if (!raw) return;
   try {
     const data: unknown = JSON.parse(raw);
+    meta.jsonld.push(data);
     jsonldTypes(data, meta.jsonldTypes);
     meta.publishedRaw ??= jsonldDate(data);
   } catch {
