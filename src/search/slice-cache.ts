@@ -14,6 +14,13 @@ export function hashStep(hash: number, code: number): number {
 
 export const HASH_SEED = 0x811c9dc5 | 0;
 
+/** The hash of `text[start, end)`: `hashStep` over its characters from HASH_SEED. */
+export function hashSlice(text: string, start = 0, end = text.length): number {
+  let hash = HASH_SEED;
+  for (let i = start; i < end; i++) hash = hashStep(hash, text.charCodeAt(i));
+  return hash;
+}
+
 export class SliceCache<V> {
   readonly #limit: number;
   #keys: (string | undefined)[];

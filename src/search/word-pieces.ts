@@ -12,7 +12,7 @@
  * the native tokenizer fastembed embeds with.
  */
 import { CharClass, classOfChar, normalizeChar } from "./bert-text.ts";
-import { HASH_SEED, hashStep, SliceCache } from "./slice-cache.ts";
+import { HASH_SEED, hashSlice, hashStep, SliceCache } from "./slice-cache.ts";
 
 const ADDED_TOKEN = /\[(?:PAD|UNK|CLS|SEP|MASK)\]/g;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: BERT deletes these control characters
@@ -56,8 +56,7 @@ export function createTokenCounter(vocabulary: Iterable<string>): TokenCounter {
   for (const entry of vocab) {
     const tail = entry.length > 2 && entry.startsWith("##");
     const key = tail ? entry.slice(2) : entry;
-    let hash = HASH_SEED;
-    for (let i = 0; i < key.length; i++) hash = hashStep(hash, key.charCodeAt(i));
+    const hash = hashSlice(key);
     const set = tail ? tails : heads;
     if (set.get(key, 0, key.length, hash) === undefined) set.set(key, hash, true);
   }
@@ -187,11 +186,7 @@ export function createTokenCounter(vocabulary: Iterable<string>): TokenCounter {
     return count;
   };
 
-  const countPiece = (piece: string): number => {
-    let hash = HASH_SEED;
-    for (let i = 0; i < piece.length; i++) hash = hashStep(hash, piece.charCodeAt(i));
-    return pieceAt(piece, 0, piece.length, hash);
-  };
+  const countPiece = (piece: string): number => pieceAt(piece, 0, piece.length, hashSlice(piece));
 
   const count = (text: string): number => {
     let total = 0;

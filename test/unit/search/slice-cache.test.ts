@@ -1,11 +1,5 @@
 import { expect, test } from "bun:test";
-import { HASH_SEED, hashStep, SliceCache } from "../../../src/search/slice-cache.ts";
-
-const hashOf = (s: string, start = 0, end = s.length) => {
-  let h = HASH_SEED;
-  for (let i = start; i < end; i++) h = hashStep(h, s.charCodeAt(i));
-  return h;
-};
+import { hashSlice as hashOf, SliceCache } from "../../../src/search/slice-cache.ts";
 
 test("a slice finds the value stored under the same characters, not a prefix or a neighbour", () => {
   const cache = new SliceCache<number>(8);
