@@ -89,6 +89,15 @@ function jsonldDate(obj: unknown, depth = 0): string | null {
   return "@graph" in rec ? jsonldDate(rec["@graph"], depth + 1) : null;
 }
 
+/** A JSON-LD node's `@type` names without their vocabulary ("https://schema.org/Product" is
+ * "Product"). */
+export function jsonldTypeNames(rec: Readonly<Record<string, unknown>>): string[] {
+  const t = rec["@type"];
+  return (Array.isArray(t) ? t : [t])
+    .filter((v): v is string => typeof v === "string" && v !== "")
+    .map((v) => v.slice(v.lastIndexOf("/") + 1));
+}
+
 function jsonldTypes(obj: unknown, out: string[], depth = 0): void {
   if (depth > 6 || obj === null || typeof obj !== "object") return;
   if (Array.isArray(obj)) {
@@ -96,13 +105,7 @@ function jsonldTypes(obj: unknown, out: string[], depth = 0): void {
     return;
   }
   const rec = obj as Record<string, unknown>;
-  const t = rec["@type"];
-  for (const v of Array.isArray(t) ? t : [t]) {
-    if (typeof v === "string" && v) {
-      const name = v.slice(v.lastIndexOf("/") + 1);
-      if (!out.includes(name)) out.push(name);
-    }
-  }
+  for (const name of jsonldTypeNames(rec)) if (!out.includes(name)) out.push(name);
   if ("@graph" in rec) jsonldTypes(rec["@graph"], out, depth + 1);
 }
 

@@ -11,6 +11,7 @@
  * already holds the description (share known 0.65-0.88), adding it again costs precision, and on
  * longer pages the JSON-LD is an FAQ or a description the ground truth leaves out.
  */
+import { jsonldTypeNames } from "./metadata.ts";
 
 /** Only a page with fewer words than this is given its JSON-LD text. */
 export const SHORT_PAGE_WORDS = 100;
@@ -50,13 +51,6 @@ function humanText(v: unknown, minWords: number): v is string {
   return s !== "" && !/^(?:https?:|\/)\S*$/.test(s) && wordsOf(s).length >= minWords;
 }
 
-function typesOf(rec: Record<string, unknown>): string[] {
-  const t = rec["@type"];
-  return (Array.isArray(t) ? t : [t])
-    .filter((v): v is string => typeof v === "string")
-    .map((v) => v.slice(v.lastIndexOf("/") + 1));
-}
-
 function collect(node: unknown, out: Block[], depth: number): void {
   if (depth > MAX_DEPTH || node === null || typeof node !== "object") return;
   if (Array.isArray(node)) {
@@ -64,7 +58,7 @@ function collect(node: unknown, out: Block[], depth: number): void {
     return;
   }
   const rec = node as Record<string, unknown>;
-  const types = typesOf(rec);
+  const types = jsonldTypeNames(rec);
   if (types.some((t) => SUBJECT_TYPE.test(t))) {
     const level = types.includes("Question") ? 3 : 2;
     const title = TITLE_KEYS.map((k) => rec[k]).find((v) => humanText(v, 1));
