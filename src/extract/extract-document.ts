@@ -145,20 +145,20 @@ function parsePage(text: string): DomDocument | null {
 const NO_CONTENT: Rendered = { markdown: "", assets: [], codeBlocks: 0, inlineCodeChars: 0 };
 
 /** A short page's content with what its JSON-LD says of its subject and the page does not (a
- * product page whose description a script renders from data); else `rendered` as it is. */
+ * product page whose description a script renders from data); null when that adds nothing. */
 function withStructuredText(
   rendered: Rendered,
   plain: string,
   meta: PageMeta,
   urls: UrlResolver,
-): Rendered {
+): Rendered | null {
   const html = structuredHtml(meta.jsonld, plain);
-  if (html === null) return rendered;
+  if (html === null) return null;
   const body = parseHtml(`<body>${html}</body>`)?.body;
-  if (!body) return rendered;
+  if (!body) return null;
   dropNeverContent(body);
   const extra = markdownRenderer().render(body, urls);
-  if (extra.markdown.trim() === "") return rendered;
+  if (extra.markdown.trim() === "") return null;
   const known = new Set(rendered.assets.map((a) => a.url));
   return {
     markdown: rendered.markdown.trim()
@@ -228,18 +228,16 @@ function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): 
   let rendered = main === null ? NO_CONTENT : markdownRenderer().render(main, urls);
   clock.lap("markdown");
   let plain = markdownToText(rendered.markdown);
-  let words = countWords(plain);
-  if (container === null && words < SHORT_PAGE_WORDS && meta.jsonld.length > 0) {
-    const before = rendered;
-    rendered = withStructuredText(rendered, plain, meta, urls);
-    if (rendered !== before) {
+  if (container === null && meta.jsonld.length > 0 && countWords(plain) < SHORT_PAGE_WORDS) {
+    const fuller = withStructuredText(rendered, plain, meta, urls);
+    if (fuller !== null) {
+      rendered = fuller;
       plain = markdownToText(rendered.markdown);
-      words = countWords(plain);
     }
   }
-  clock.lap("markdown");
   const dated = published ?? (container === null ? null : labeledDate(plain));
   const links = positionLinks(raw, container === null ? plain : null);
+  const words = countWords(plain);
   clock.lap("rest");
   return {
     title: meta.title,
