@@ -221,6 +221,19 @@ function summary(stdout: string): Summary {
   return JSON.parse(stdout.slice(stdout.indexOf("{"))) as Summary;
 }
 
+/** The `info` of the one job in a crawler's database (both builds keep its CPU figures there). */
+function jobInfo(path: string): {
+  cpu_ms_per_page?: number;
+  cpu_ms_per_stage?: Record<string, number>;
+} {
+  const db = new Database(path, { readonly: true });
+  try {
+    return JSON.parse(db.query<{ info: string }, []>("SELECT info FROM jobs").get()?.info ?? "{}");
+  } finally {
+    db.close();
+  }
+}
+
 export async function runBun(server: DocServerProcess, spec: CrawlSpec): Promise<RunResult> {
   const dir = mkdtempSync(join(tmpdir(), "wc-bench-bun-"));
   try {
@@ -251,11 +264,7 @@ export async function runBun(server: DocServerProcess, spec: CrawlSpec): Promise
     if (t.exitCode !== 0) fail("bun src/cli.ts crawl", t);
     const s = summary(t.stdout);
     // The workers' CPU per processed page and stage, as the job records it (like the reference's).
-    const db = new Database(join(dir, "data", "webcorpus.db"), { readonly: true });
-    const info = JSON.parse(
-      db.query<{ info: string }, []>("SELECT info FROM jobs").get()?.info ?? "{}",
-    ) as { cpu_ms_per_stage?: Record<string, number> };
-    db.close();
+    const info = jobInfo(join(dir, "data", "webcorpus.db"));
     return result("bun", t, s.state, s.progress.fetched, info.cpu_ms_per_stage ?? null);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -273,13 +282,7 @@ export async function runReference(server: DocServerProcess, spec: CrawlSpec): P
     );
     if (t.exitCode !== 0) fail("the reference's webcorpus crawl", t);
     const s = summary(t.stdout);
-    const db = new Database(join(dir, "webcorpus.db"), { readonly: true });
-    const info = JSON.parse(
-      db.query<{ info: string }, []>("SELECT info FROM jobs").get()?.info ?? "{}",
-    ) as {
-      cpu_ms_per_page?: number;
-    };
-    db.close();
+    const info = jobInfo(join(dir, "webcorpus.db"));
     const stages = info.cpu_ms_per_page ? { "processing (job info)": info.cpu_ms_per_page } : null;
     return result("reference", t, s.state, s.progress.fetched, stages);
   } finally {
