@@ -22,6 +22,7 @@ import { gcAndSweep, noFTL } from "bun:jsc";
 import { parseArgs } from "node:util";
 import { Tokenizer } from "htmlparser2";
 import { benchSite, sitePages, workerStage } from "./support/doc-pages.ts";
+import { median } from "./support/stats.ts";
 
 const { values } = parseArgs({
   options: {
@@ -66,11 +67,6 @@ if (values.child) {
 } else {
   const variants = (values.variants ?? "").split(",").filter(Boolean);
   const samples = new Map<string, Sample[]>(variants.map((v) => [v, []]));
-  const median = (xs: number[]) => {
-    const s = xs.toSorted((a, b) => a - b);
-    const m = s.length >> 1;
-    return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
-  };
   for (let round = 1; round <= Number(values.rounds); round++) {
     // Alternate who goes first: neither always gets the quieter minute.
     const order = variants.map((_, i) => variants[(i + round - 1) % variants.length] as string);

@@ -28,6 +28,7 @@ import {
   startDocServer,
 } from "./support/crawl-runners.ts";
 import { ensureScrapy, installCrawlee, scrapyBench } from "./support/peers.ts";
+import { median } from "./support/stats.ts";
 
 const SITES: Readonly<Record<string, { domain: string; host: string; budget: number }>> = {
   python: { domain: "docs.python.org", host: "docs.python.org", budget: 2000 },
@@ -99,10 +100,8 @@ try {
 
 const stats = (xs: number[]) => {
   const s = xs.toSorted((a, b) => a - b);
-  const mid = s.length / 2;
-  const median = s.length % 2 ? (s[Math.floor(mid)] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
   const r = (x: number) => Math.round(x * 1000) / 1000;
-  return { median: r(median), min: r(s[0] ?? 0), max: r(s.at(-1) ?? 0) };
+  return { median: r(median(s)), min: r(s[0] ?? 0), max: r(s.at(-1) ?? 0) };
 };
 
 const summary: Record<string, unknown> = { site: values.site, budget: spec.budget, runs };
