@@ -80,3 +80,28 @@ export function fairPendingIds(db: Db, limit: number): number[] {
 export function nextEmbeddingBatch(db: Db, limit: number): PendingChunk[] {
   return pendingChunks(db, fairPendingIds(db, limit));
 }
+
+export interface JobEmbedding {
+  /** Chunks the job stored. */
+  readonly chunks: number;
+  /** Of those, still waiting for vectors (the job's embedding backlog). */
+  readonly waiting: number;
+  /** Pages of the job with a chunk still waiting: not yet searchable by vector. */
+  readonly pagesWaiting: number;
+}
+
+/** Where a job's chunks stand: one pass over its range of `chunks_job`. */
+export function jobEmbedding(db: Db, jobId: string): JobEmbedding {
+  const row = db.$client
+    .query<{ chunks: number; waiting: number | null; pagesWaiting: number }, [string]>(
+      `SELECT count(*) AS chunks, sum(embedded = 0) AS waiting,
+        count(DISTINCT iif(embedded = 0, page_id, NULL)) AS pagesWaiting
+      FROM chunks WHERE job_id = ?1`,
+    )
+    .get(jobId);
+  return {
+    chunks: row?.chunks ?? 0,
+    waiting: row?.waiting ?? 0,
+    pagesWaiting: row?.pagesWaiting ?? 0,
+  };
+}
