@@ -1,7 +1,8 @@
 /**
  * The fair embedding pick against the old oldest-first one, on a real SQLite file: a 30k-chunk
  * backlog of one job, a 5-page job behind it, and 100k embedded chunks of 50 finished jobs.
- * Prints the median time of each pick and the query plans.
+ * Prints the median time of each pick, of the job view's count of a job's chunks, and the query
+ * plans.
  *
  *   bun test/bench/embedding-queue.ts [backlog chunks, default 30000]
  */
@@ -9,7 +10,11 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { chunksToEmbed } from "../../src/db/chunks-repo.ts";
 import { openStore } from "../../src/db/client.ts";
-import { fairPendingIds, nextEmbeddingBatch } from "../../src/db/embedding-queue-repo.ts";
+import {
+  fairPendingIds,
+  jobEmbedding,
+  nextEmbeddingBatch,
+} from "../../src/db/embedding-queue-repo.ts";
 import { tempDir } from "../helpers/app.ts";
 import { writeBacklog } from "../helpers/backlog.ts";
 import { median } from "./support/stats.ts";
@@ -50,6 +55,7 @@ function time(name: string, f: () => unknown[], runs = 50): void {
 time("chunksToEmbed(64) oldest-first", () => chunksToEmbed(db, 64));
 time("fairPendingIds(64)", () => fairPendingIds(db, 64));
 time("nextEmbeddingBatch(64)", () => nextEmbeddingBatch(db, 64));
+time("jobEmbedding (job view), 30k waiting", () => [jobEmbedding(db, "job_0000000000900")]);
 const small = nextEmbeddingBatch(db, 64).filter((c) => c.domain === "small.test").length;
 const old = chunksToEmbed(db, 64).filter((c) => c.domain === "small.test").length;
 console.log(`small job's chunks in one round of 64: fair ${small}, oldest-first ${old}`);
