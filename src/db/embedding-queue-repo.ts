@@ -90,18 +90,23 @@ export interface JobEmbedding {
   readonly pagesWaiting: number;
 }
 
-/** Where a job's chunks stand: one pass over its range of `chunks_job`. */
+/** Where a job's chunks stand: counts from `chunks_job` alone, then the pages of the waiting
+ * ones (a row read each, so only when some wait). */
 export function jobEmbedding(db: Db, jobId: string): JobEmbedding {
-  const row = db.$client
-    .query<{ chunks: number; waiting: number | null; pagesWaiting: number }, [string]>(
-      `SELECT count(*) AS chunks, sum(embedded = 0) AS waiting,
-        count(DISTINCT iif(embedded = 0, page_id, NULL)) AS pagesWaiting
-      FROM chunks WHERE job_id = ?1`,
+  const c = db.$client;
+  const counts = c
+    .query<{ chunks: number; waiting: number | null }, [string]>(
+      "SELECT count(*) AS chunks, sum(embedded = 0) AS waiting FROM chunks WHERE job_id = ?1",
     )
     .get(jobId);
-  return {
-    chunks: row?.chunks ?? 0,
-    waiting: row?.waiting ?? 0,
-    pagesWaiting: row?.pagesWaiting ?? 0,
-  };
+  const waiting = counts?.waiting ?? 0;
+  const pagesWaiting =
+    waiting === 0
+      ? 0
+      : (c
+          .query<{ n: number }, [string]>(
+            "SELECT count(DISTINCT page_id) AS n FROM chunks WHERE job_id = ?1 AND embedded = 0",
+          )
+          .get(jobId)?.n ?? 0);
+  return { chunks: counts?.chunks ?? 0, waiting, pagesWaiting };
 }

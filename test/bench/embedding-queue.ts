@@ -56,6 +56,7 @@ time("chunksToEmbed(64) oldest-first", () => chunksToEmbed(db, 64));
 time("fairPendingIds(64)", () => fairPendingIds(db, 64));
 time("nextEmbeddingBatch(64)", () => nextEmbeddingBatch(db, 64));
 time("jobEmbedding (job view), 30k waiting", () => [jobEmbedding(db, "job_0000000000900")]);
+time("jobEmbedding (job view), 2k embedded", () => [jobEmbedding(db, "job_00000000000001")]);
 const small = nextEmbeddingBatch(db, 64).filter((c) => c.domain === "small.test").length;
 const old = chunksToEmbed(db, 64).filter((c) => c.domain === "small.test").length;
 console.log(`small job's chunks in one round of 64: fair ${small}, oldest-first ${old}`);
