@@ -63,7 +63,9 @@ export function progressFigures(p: ProgressInput): ProgressFigures {
   const e = p.embedding;
   const embedded = e ? e.chunks - e.waiting : null;
   // Over the job's life: embedding shares the lanes with other jobs and runs from its first page.
-  const chunkRate = embedded !== null && p.elapsedS > 1 ? embedded / p.elapsedS : 0;
+  // (Never shorter than the fetching: `finished_at` has whole seconds, `fetch_ended_at` not.)
+  const lifeS = Math.max(p.elapsedS, p.fetchElapsedS);
+  const chunkRate = embedded !== null && lifeS > 1 ? embedded / lifeS : 0;
   const searchable = e ? Math.max(0, p.indexed - e.pagesWaiting) : null;
   return {
     phase,
@@ -74,7 +76,7 @@ export function progressFigures(p: ProgressInput): ProgressFigures {
     chunks_per_s: e ? round1(chunkRate) : null,
     searchable,
     searchable_per_min:
-      searchable === null ? null : round1(p.elapsedS > 1 ? searchable / (p.elapsedS / 60) : 0),
+      searchable === null ? null : round1(lifeS > 1 ? searchable / (lifeS / 60) : 0),
   };
 }
 

@@ -92,3 +92,19 @@ test("queued has no ETA; a final job is done with a zero ETA", () => {
   expect(done.eta).toEqual({ low_s: 0, high_s: 0, confidence: 1 });
   expect(done.searchable).toBe(300);
 });
+
+test("pages become searchable no faster than they were fetched, whatever the clocks' precision", () => {
+  // finished_at has whole seconds (4 s), fetch_ended_at milliseconds (4.7 s).
+  const f = progressFigures({
+    ...base,
+    state: "completed",
+    final: true,
+    fetched: 11,
+    indexed: 11,
+    elapsedS: 4,
+    fetchElapsedS: 4.7,
+    embedding: { chunks: 51, waiting: 0, pagesWaiting: 0 },
+  });
+  expect(f.pages_per_min).toBe(140.4);
+  expect(f.searchable_per_min).toBe(140.4);
+});
