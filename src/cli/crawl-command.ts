@@ -10,14 +10,39 @@ import { CRAWL_USAGE } from "./usage.ts";
 
 const FINAL = new Set(["completed", "partial", "failed", "cancelled"]);
 
+/** A duration for the progress line: seconds, then minutes, then hours. */
+export function shortDuration(s: number): string {
+  if (s < 100) return `${Math.round(s)}s`;
+  if (s < 6000) return `${Math.round(s / 60)}m`;
+  return `${Math.round(s / 3600)}h`;
+}
+
 export function progressLine(view: JobView): string {
   const p = view.progress;
-  const eta = p.eta && view.state === "running" ? `  eta ${p.eta.low_s}-${p.eta.high_s}s` : "";
-  const backlog = p.embedding_backlog === null ? "" : `  embed backlog ${p.embedding_backlog}`;
+  const eta =
+    p.eta && p.phase !== "done"
+      ? `  eta ${shortDuration(p.eta.low_s)}-${shortDuration(p.eta.high_s)}`
+      : "";
+  // Both rates: pages fetched, and pages searchable by vector (every chunk embedded).
+  const embedding =
+    p.embedding_backlog === null
+      ? ""
+      : `  ${(p.searchable_per_min ?? 0).toFixed(1)} searchable/min` +
+        `  backlog ${p.embedding_backlog} chunks (${(p.chunks_per_s ?? 0).toFixed(1)}/s)`;
   return (
-    `${view.state.padEnd(9)} indexed ${String(p.indexed).padStart(5)}  pending ${String(p.pending).padStart(5)}  ` +
-    `discovered ${String(p.discovered).padStart(5)}  ${p.pages_per_min.toFixed(1).padStart(7)} pages/min${backlog}${eta}`
+    `${view.state} ${p.phase}  indexed ${p.indexed}  pending ${p.pending}  ` +
+    `discovered ${p.discovered}  ${p.pages_per_min.toFixed(1)} pages/min${embedding}${eta}`
   );
+}
+
+/**
+ * Redraws the live line in place: back to its start, the line cut to the terminal's width (a
+ * wrapped line could not be redrawn), then clear-to-end, so nothing of a longer line before it
+ * is left (`eta 80-128s` after `eta 100-1280s` read `eta 80-128ss`).
+ */
+export function liveLine(line: string, columns?: number): string {
+  const fit = columns && columns > 1 ? line.slice(0, columns - 1) : line;
+  return `\r${fit}\x1b[K`;
 }
 
 /**
@@ -98,7 +123,8 @@ export async function crawlCommand(argv: string[]): Promise<number> {
     for (;;) {
       await Promise.race([scheduler.waitFor(jobId), Bun.sleep(1000)]);
       const current = view();
-      if (process.stderr.isTTY) process.stderr.write(`\r${progressLine(current)}`);
+      if (process.stderr.isTTY)
+        process.stderr.write(liveLine(progressLine(current), process.stderr.columns));
       if (FINAL.has(current.state)) break;
       if (scheduler.running.length === 0) scheduler.tick();
     }
@@ -108,7 +134,8 @@ export async function crawlCommand(argv: string[]): Promise<number> {
     await searchRuntime.close();
   }
   const final = view();
-  process.stderr.write(`${process.stderr.isTTY ? "\n" : ""}${progressLine(final)}\n`);
+  // On a terminal the live line gives way to the whole final one.
+  process.stderr.write(`${process.stderr.isTTY ? "\r\x1b[K" : ""}${progressLine(final)}\n`);
   const summary = values.json
     ? final
     : {

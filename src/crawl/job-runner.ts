@@ -197,6 +197,9 @@ export class JobRunner {
       state = "cancelled"; // while its screenshots were being taken
     }
     if (state !== "cancelled") {
+      // Fetching is over: the job shows phase `embedding`, and the domain takes a new crawl.
+      run.info.fetch_ended_at ??= new Date().toISOString(); // ms: it times a short fetch
+      updateJob(db, id, { fetched: run.fetched, info: JSON.stringify(run.info) });
       const embedded = await this.#waitForEmbeddings();
       if (embedded === "stopped") {
         updateJob(db, id, {

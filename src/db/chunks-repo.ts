@@ -158,3 +158,23 @@ export function embeddingBacklog(db: Db, jobId: string): number {
       .get()?.n ?? 0
   );
 }
+
+/** The chunks of `ids` still waiting for vectors, oldest first (the rows `chunksToEmbed` reads). */
+export function pendingChunks(db: Db, ids: readonly number[]): PendingChunk[] {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: chunks.id,
+      pageId: chunks.pageId,
+      idx: chunks.idx,
+      domain: pages.domain,
+      title: pages.title,
+      heading: chunks.heading,
+      text: chunks.text,
+    })
+    .from(chunks)
+    .innerJoin(pages, eq(pages.id, chunks.pageId))
+    .where(and(inArray(chunks.id, [...ids]), eq(chunks.embedded, false)))
+    .orderBy(asc(chunks.id))
+    .all();
+}

@@ -26,6 +26,12 @@ export interface JobParams {
 
 export type CreateJobResult = { ok: true; job: JobRow } | { ok: false; activeId: string };
 
+/**
+ * A job is active while it is queued or fetching: once its fetching is over (`fetch_ended_at` in
+ * its info, set before it waits for its chunks' vectors) a new crawl of the domain may start.
+ */
+const ACTIVE = sql`(${jobs.state} = 'queued' OR (${jobs.state} = 'running' AND json_extract(${jobs.info}, '$.fetch_ended_at') IS NULL))`;
+
 /** Inserts a queued job unless the domain has an active one (checked in the same transaction). */
 export function createJob(
   db: Db,
@@ -42,7 +48,7 @@ export function createJob(
     const active = tx
       .select({ id: jobs.id })
       .from(jobs)
-      .where(and(eq(jobs.domain, job.domain), inArray(jobs.state, ["queued", "running"])))
+      .where(and(eq(jobs.domain, job.domain), ACTIVE))
       .orderBy(asc(jobs.createdAt))
       .get();
     if (active) return { ok: false, activeId: active.id } as const;

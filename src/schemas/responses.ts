@@ -5,6 +5,7 @@ import { type TSchema, t } from "elysia";
 import { BUCKETS } from "../crawl/buckets.ts";
 import { JOB_STATES, PLACED_BY } from "../db/schema.ts";
 import { PROBLEMS } from "../services/errors.ts";
+import { JOB_PHASES } from "../services/job-progress.ts";
 import { pageExample, pageSummaryExample, searchExample } from "./examples.ts";
 import { Applied, filtersSchema, listSchema } from "./lists.ts";
 
@@ -199,9 +200,39 @@ const jobFields = {
     discovered: Type.Integer(),
     fetched: Type.Integer(),
     elapsed_s: t.Number(),
-    pages_per_min: t.Number(),
-    eta: nullable(t.Object({ low_s: t.Number(), high_s: t.Number(), confidence: t.Number() })),
-    embedding_backlog: nullable(Type.Integer()),
+    pages_per_min: t.Number({
+      description: "The fetch rate: pages fetched per minute of the job's fetching phase.",
+    }),
+    eta: nullable(
+      t.Object(
+        { low_s: t.Number(), high_s: t.Number(), confidence: t.Number() },
+        {
+          description:
+            "Seconds until the job is final: the later of its fetching and its embedding (its chunks' vectors). Null while queued, or while no rate is known yet.",
+        },
+      ),
+    ),
+    embedding_backlog: nullable(
+      Type.Integer({ description: "Chunks of this job still waiting for vectors." }),
+    ),
+    phase: t.UnionEnum(JOB_PHASES, {
+      description:
+        "`fetching` (pages fetched and stored, searchable by text at once), `embedding` (fetching is over, chunks still wait for vectors; the domain already takes a new crawl), `done` (final state); `queued` before it starts.",
+    }),
+    embedded_chunks: nullable(
+      Type.Integer({ description: "Chunks of this job that have their vectors." }),
+    ),
+    chunks_per_s: nullable(
+      t.Number({ description: "Chunks of this job embedded per second, over the job's life." }),
+    ),
+    searchable: nullable(
+      Type.Integer({
+        description: "Pages stored by this job with every chunk embedded (searchable by vector).",
+      }),
+    ),
+    searchable_per_min: nullable(
+      t.Number({ description: "The rate at which the job's pages became searchable by vector." }),
+    ),
   }),
   cancel_requested: t.Boolean(),
   resumes: Type.Integer(),

@@ -16,6 +16,7 @@ import {
   storedDomains,
 } from "../db/chunks-repo.ts";
 import type { Db } from "../db/client.ts";
+import { nextEmbeddingBatch } from "../db/embedding-queue-repo.ts";
 import type { PageWrite } from "../db/page-writes.ts";
 import { type PageInput, shardPage } from "./shard.ts";
 import type { ShardRegistry } from "./shard-registry.ts";
@@ -143,7 +144,8 @@ export class SearchIndexer {
     if (!embedder) return;
     while (!this.#stopped) {
       await this.settled();
-      const pending = chunksToEmbed(db, batch);
+      // A slice of every job's backlog, not the oldest chunks of all (embedding-queue-repo.ts).
+      const pending = nextEmbeddingBatch(db, batch);
       if (pending.length === 0) return;
       const vectors = await embedder.embedPassages(pending.map((c) => embeddingText(c, c.title)));
       const byDomain = new Map<string, { chunkId: string; vector: Float32Array }[]>();

@@ -1,6 +1,7 @@
 /** Job status: progress with an ETA range, and coverage buckets derived from the ledger. */
 import { BUCKET_REASONS, BUCKETS, type Bucket, isBucket } from "../crawl/buckets.ts";
 import type { Db } from "../db/client.ts";
+import { jobEmbedding } from "../db/embedding-queue-repo.ts";
 import {
   bucketCounts,
   bucketReasons,
@@ -14,6 +15,9 @@ import {
 } from "../db/jobs-repo.ts";
 import { invalidParam, notFound } from "./errors.ts";
 import { withPrefix } from "./ids.ts";
+import { type Eta, type JobPhase, progressFigures } from "./job-progress.ts";
+
+export type { Eta, JobPhase } from "./job-progress.ts";
 
 export const FINAL_STATES = ["completed", "partial", "failed", "cancelled"] as const;
 
@@ -22,12 +26,6 @@ export interface BucketView {
   reason: string;
   sample: string[];
   reasons?: { reason: string; count: number }[];
-}
-
-export interface Eta {
-  low_s: number;
-  high_s: number;
-  confidence: number;
 }
 
 export interface JobView {
@@ -44,9 +42,17 @@ export interface JobView {
     discovered: number;
     fetched: number;
     elapsed_s: number;
+    /** The fetch rate: pages fetched per minute while the job was fetching. */
     pages_per_min: number;
+    /** Until the job is final: fetching and embedding, whichever ends later. */
     eta: Eta | null;
     embedding_backlog: number | null;
+    phase: JobPhase;
+    embedded_chunks: number | null;
+    chunks_per_s: number | null;
+    /** Pages of this job searchable by vector too (every chunk embedded), and their rate. */
+    searchable: number | null;
+    searchable_per_min: number | null;
   };
   coverage: { total: number; buckets: Record<Bucket | "unaccounted", BucketView> };
   cancel_requested: boolean;
@@ -63,7 +69,8 @@ export interface ScreenshotReport {
   error?: string;
 }
 
-/** What the job view needs beyond the store: the embedding backlog of a job, when vectors are on. */
+/** What the job view needs beyond the store: whether vectors are on (the embedding backlog of a
+ * job; the view reads its chunks' state itself). */
 export interface JobViewDeps {
   readonly db: Db;
   readonly embeddingBacklog: ((jobId: string) => number) | null;
@@ -114,25 +121,23 @@ export function jobView(deps: JobViewDeps, job: JobRow): JobView {
   const resolved = cov.total - pending - b.budget.count - b.stoppedEarly.count;
   const fetched = fetchedCount(db, job.id);
   const nowS = (deps.now?.() ?? Date.now()) / 1000;
-  const elapsed = job.startedAt
-    ? Math.max(0, (job.finishedAt ? seconds(job.finishedAt) : nowS) - seconds(job.startedAt))
-    : 0;
-  const rate = elapsed > 1 ? fetched / (elapsed / 60) : 0;
-  let eta: Eta | null = null;
-  if ((FINAL_STATES as readonly string[]).includes(job.state)) {
-    eta = { low_s: 0, high_s: 0, confidence: 1 };
-  } else if (rate > 0 && job.state !== "queued") {
-    const budgetLeft = Math.max(0, params.budget - fetched);
-    const lowPages = Math.min(pending, budgetLeft);
-    const highPages = pending < budgetLeft ? budgetLeft : lowPages;
-    const perS = rate / 60;
-    eta = {
-      low_s: Math.round((lowPages / perS) * 0.85),
-      high_s: Math.round((Math.max(lowPages, highPages) / perS) * 1.3 + 5),
-      confidence: Math.round(Math.min(0.9, 0.3 + resolved / 500) * 100) / 100,
-    };
-  }
-  const info = JSON.parse(job.info) as { screenshots?: ScreenshotReport };
+  const info = JSON.parse(job.info) as { screenshots?: ScreenshotReport; fetch_ended_at?: string };
+  const since = (end: string | null) =>
+    job.startedAt ? Math.max(0, (end ? seconds(end) : nowS) - seconds(job.startedAt)) : 0;
+  const elapsed = since(job.finishedAt);
+  const figures = progressFigures({
+    state: job.state,
+    final: (FINAL_STATES as readonly string[]).includes(job.state),
+    budget: params.budget,
+    fetched,
+    indexed: b.indexed.count,
+    pending,
+    resolved,
+    elapsedS: elapsed,
+    fetchElapsedS: since(info.fetch_ended_at ?? job.finishedAt),
+    fetchEnded: info.fetch_ended_at !== undefined,
+    embedding: deps.embeddingBacklog ? jobEmbedding(db, job.id) : null,
+  });
   const view: JobView = {
     id: job.id,
     domain: job.domain,
@@ -147,9 +152,14 @@ export function jobView(deps: JobViewDeps, job: JobRow): JobView {
       discovered: cov.total,
       fetched,
       elapsed_s: Math.round(elapsed * 10) / 10,
-      pages_per_min: Math.round(rate * 10) / 10,
-      eta,
-      embedding_backlog: deps.embeddingBacklog ? deps.embeddingBacklog(job.id) : null,
+      pages_per_min: figures.pages_per_min,
+      eta: figures.eta,
+      embedding_backlog: figures.embedding_backlog,
+      phase: figures.phase,
+      embedded_chunks: figures.embedded_chunks,
+      chunks_per_s: figures.chunks_per_s,
+      searchable: figures.searchable,
+      searchable_per_min: figures.searchable_per_min,
     },
     coverage: cov,
     cancel_requested: job.cancelRequested,

@@ -95,3 +95,30 @@ test("Ctrl-C cancels the crawl and waits until it has ended cancelled", async ()
   expect(summary.coverage.stoppedEarly).toBeGreaterThan(0);
   expect(summary.coverage.pending).toBe(0);
 });
+
+test("with embeddings the last progress line shows the phase and both rates; the summary the new figures", async () => {
+  site = serveSite("cli.test", site10());
+  const out = await runCli(
+    ["crawl", "cli.test", "--budget", "4"],
+    env({ WEBCORPUS_EMBEDDINGS: "true", WEBCORPUS_EMBED_THREADS: "1" }),
+  );
+  expect(out.code).toBe(0);
+  const summary = JSON.parse(out.stdout) as {
+    state: string;
+    progress: Record<string, number | string | null>;
+  };
+  expect(summary.state).toBe("partial");
+  expect(summary.progress).toMatchObject({
+    phase: "done",
+    indexed: 4,
+    embedding_backlog: 0,
+    searchable: 4,
+  });
+  expect(summary.progress.pages_per_min).toBeGreaterThan(0);
+  expect(summary.progress.searchable_per_min).toBeGreaterThan(0);
+  expect(summary.progress.chunks_per_s).toBeGreaterThan(0);
+  const last = out.stderr.trimEnd().split("\n").at(-1) ?? "";
+  expect(last).toStartWith("partial done");
+  expect(last).toMatch(/\d+\.\d pages\/min {2}\d+\.\d searchable\/min {2}backlog 0 chunks/);
+  expect(last).not.toContain("eta");
+});

@@ -45,7 +45,7 @@ export function crawlRoutes(deps: AppDeps) {
           tags: ["crawl"],
           summary: "Start a crawl of a root domain",
           description:
-            "Returns a job id at once (202, Location: /api/jobs/<id>); the crawl runs afterwards. A domain with an active job answers 409 naming it. Crawl starts are limited per key (429 with Retry-After).",
+            "Returns a job id at once (202, Location: /api/jobs/<id>); the crawl runs afterwards. A domain with an active job (queued or fetching) answers 409 naming it; a job whose fetching is over and whose chunks only wait for vectors (phase `embedding`) does not block a new crawl. Crawl starts are limited per key (429 with Retry-After).",
           security,
         },
       },
@@ -99,7 +99,7 @@ export function crawlRoutes(deps: AppDeps) {
           tags: ["crawl"],
           summary: "Live status of a crawl job",
           description:
-            "progress (indexed, pending, discovered, elapsed, pages/min, an ETA range with a confidence, the embedding backlog) and coverage buckets that account for every known URL (`unaccounted` is always 0).",
+            "progress (phase: fetching, embedding or done; indexed, pending, discovered, elapsed, the fetch rate in pages/min, pages searchable by vector and their rate, the embedding backlog and chunks/s, an ETA range with a confidence that covers embedding) and coverage buckets that account for every known URL (`unaccounted` is always 0).",
         },
       },
     )
