@@ -1,0 +1,8 @@
+CREATE TABLE `vectors` (
+	`id` integer PRIMARY KEY NOT NULL,
+	`key` blob NOT NULL,
+	`vector` blob NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `vectors_key_unique` ON `vectors` (`key`);--> statement-breakpoint
+ALTER TABLE `chunks` ADD `vector_id` integer;

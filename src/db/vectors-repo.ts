@@ -1,0 +1,87 @@
+/**
+ * Chunk vectors in SQLite (`vectors`, keyed by model and embedded text: src/search/vector-codec.ts):
+ * looked up before the model is asked, written in the transaction that marks their chunks
+ * embedded, read back when a shard is rebuilt.
+ */
+import { inArray, sql } from "drizzle-orm";
+import type { Db } from "./client.ts";
+import { chunks, vectors } from "./schema.ts";
+
+/** Keys per query (SQLite's bound-parameter limit is far above). */
+const KEYS_PER_QUERY = 500;
+
+/** Stored vectors of `keys` that exist, by key (hex). */
+export function storedVectors(db: Db, keys: readonly Uint8Array[]): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const distinct = [...new Map(keys.map((k) => [Buffer.from(k).toString("hex"), k])).values()];
+  for (let i = 0; i < distinct.length; i += KEYS_PER_QUERY) {
+    const rows = db
+      .select({ key: vectors.key, vector: vectors.vector })
+      .from(vectors)
+      .where(
+        inArray(
+          vectors.key,
+          distinct.slice(i, i + KEYS_PER_QUERY).map((k) => Buffer.from(k)),
+        ),
+      )
+      .all();
+    for (const r of rows) out.set(Buffer.from(r.key).toString("hex"), Buffer.from(r.vector));
+  }
+  return out;
+}
+
+export interface ChunkVectorRow {
+  /** `chunks.id`. */
+  readonly chunkId: number;
+  readonly key: Uint8Array;
+  /** The stored form (vector-codec.ts). */
+  readonly vector: Uint8Array;
+}
+
+/** Stores the vectors (once per key) and marks their chunks embedded, in one transaction. */
+export function saveChunkVectors(db: Db, rows: readonly ChunkVectorRow[]): void {
+  if (rows.length === 0) return;
+  const client = db.$client;
+  const insert = client.prepare<never, [Uint8Array, Uint8Array]>(
+    "INSERT INTO vectors (key, vector) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING",
+  );
+  const idOf = client.prepare<{ id: number }, [Uint8Array]>(
+    "SELECT id FROM vectors WHERE key = ?1",
+  );
+  const mark = client.prepare<never, [number, number]>(
+    "UPDATE chunks SET embedded = 1, vector_id = ?1 WHERE id = ?2",
+  );
+  client.transaction(() => {
+    for (const row of rows) {
+      insert.run(row.key, row.vector);
+      const id = idOf.get(row.key)?.id;
+      if (id === undefined) throw new Error("a vector row vanished inside its transaction");
+      mark.run(id, row.chunkId);
+    }
+  })();
+}
+
+/** Chunks whose vectors are lost and not stored: they wait for the model again. */
+export function markChunksUnembedded(db: Db, chunkIds: readonly number[]): void {
+  for (let i = 0; i < chunkIds.length; i += KEYS_PER_QUERY) {
+    db.update(chunks)
+      .set({ embedded: false, vectorId: null })
+      .where(inArray(chunks.id, chunkIds.slice(i, i + KEYS_PER_QUERY)))
+      .run();
+  }
+}
+
+/** Whether any vector is stored (a rebuild without one has nothing to look up). */
+export function anyStoredVector(db: Db): boolean {
+  return db.select({ one: sql`1` }).from(vectors).limit(1).all().length > 0;
+}
+
+/**
+ * Deletes vectors no chunk uses any more (their pages changed or went away); returns how many.
+ * Run at start: until then a page stored again with the same texts finds its vectors.
+ */
+export function dropUnusedVectors(db: Db): number {
+  return db.$client.run(
+    "DELETE FROM vectors WHERE id NOT IN (SELECT vector_id FROM chunks WHERE vector_id IS NOT NULL)",
+  ).changes;
+}
