@@ -12,20 +12,17 @@ const KEYS_PER_QUERY = 500;
 
 /** Stored vectors of `keys` that exist, by key (hex). */
 export function storedVectors(db: Db, keys: readonly Uint8Array[]): Map<string, Buffer> {
+  // One indexed lookup a key: cheaper than IN lists of hundreds of blobs (31k keys in ~0.1 s).
+  const get = db.$client.prepare<{ vector: Uint8Array }, [Uint8Array]>(
+    "SELECT vector FROM vectors WHERE key = ?1",
+  );
   const out = new Map<string, Buffer>();
-  const distinct = [...new Map(keys.map((k) => [Buffer.from(k).toString("hex"), k])).values()];
-  for (let i = 0; i < distinct.length; i += KEYS_PER_QUERY) {
-    const rows = db
-      .select({ key: vectors.key, vector: vectors.vector })
-      .from(vectors)
-      .where(
-        inArray(
-          vectors.key,
-          distinct.slice(i, i + KEYS_PER_QUERY).map((k) => Buffer.from(k)),
-        ),
-      )
-      .all();
-    for (const r of rows) out.set(Buffer.from(r.key).toString("hex"), Buffer.from(r.vector));
+  for (const key of keys) {
+    const hex = Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString("hex");
+    if (out.has(hex)) continue;
+    const row = get.get(key);
+    if (row)
+      out.set(hex, Buffer.from(row.vector.buffer, row.vector.byteOffset, row.vector.byteLength));
   }
   return out;
 }
