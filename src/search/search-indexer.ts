@@ -9,26 +9,18 @@
  * a crash anywhere loses nothing that SQLite has.
  */
 
-import {
-  chunksToEmbed,
-  domainPageVersions,
-  type IndexPage,
-  indexPages,
-  storedDomains,
-} from "../db/chunks-repo.ts";
+import { chunksToEmbed, domainPageVersions, indexPages, storedDomains } from "../db/chunks-repo.ts";
 import type { Db } from "../db/client.ts";
 import type { PageWrite } from "../db/page-writes.ts";
 import {
   anyStoredVector,
-  type ChunkVectorRow,
   dropUnusedVectors,
   markChunksUnembedded,
   saveChunkVectors,
-  storedVectors,
 } from "../db/vectors-repo.ts";
+import { storedChunkVectors, type VectorSource, vectorsToStore } from "./chunk-vectors.ts";
 import { type PageInput, shardPage } from "./shard.ts";
 import type { ShardRegistry } from "./shard-registry.ts";
-import { decodeVector, encodeVector, vectorKey } from "./vector-codec.ts";
 
 /** What the indexer needs of the embedding model. */
 export interface PassageEmbedder {
@@ -59,6 +51,7 @@ export function chunkId(pageId: string, idx: number): string {
 
 export class SearchIndexer {
   readonly #o: IndexerOptions;
+  readonly #vectors: VectorSource;
   /** Stored pages waiting for their shard, by domain and page id (the latest write wins). */
   readonly #queued = new Map<string, Map<string, PageInput>>();
   #flushing: Promise<void> | null = null;
@@ -69,6 +62,11 @@ export class SearchIndexer {
 
   constructor(options: IndexerOptions) {
     this.#o = options;
+    this.#vectors = {
+      db: options.db,
+      embeddingText: options.embeddingText,
+      model: options.vectorModel,
+    };
   }
 
   /**
@@ -128,7 +126,9 @@ export class SearchIndexer {
     const lookUp = anyStoredVector(db);
     for (let i = 0; i < stale.length; i += 200) {
       const pages = indexPages(db, stale.slice(i, i + 200));
-      const found = lookUp ? this.#storedVectorsOf(pages) : new Map<number, Float32Array>();
+      const found = lookUp
+        ? storedChunkVectors(this.#vectors, pages)
+        : new Map<number, Float32Array>();
       await registry.upsertPages(
         domain,
         pages.map((p) => {
@@ -167,7 +167,9 @@ export class SearchIndexer {
         ...p,
         chunks: p.chunks.filter((c) => missing.get(p.pageId)?.has(c.idx)),
       }));
-      const found = lookUp ? this.#storedVectorsOf(pages) : new Map<number, Float32Array>();
+      const found = lookUp
+        ? storedChunkVectors(this.#vectors, pages)
+        : new Map<number, Float32Array>();
       const vectors = pages.flatMap((p) =>
         p.chunks.flatMap((c) => {
           const vector = found.get(c.id);
@@ -182,24 +184,6 @@ export class SearchIndexer {
     }
   }
 
-  /** The vectors SQLite holds for the chunks' texts under this model, by chunk id. */
-  #storedVectorsOf(pages: readonly IndexPage[]): Map<number, Float32Array> {
-    const { db, embeddingText, vectorModel } = this.#o;
-    const keyed = pages.flatMap((p) =>
-      p.chunks.map((c) => ({ id: c.id, key: vectorKey(vectorModel, embeddingText(c, p.title)) })),
-    );
-    const stored = storedVectors(
-      db,
-      keyed.map((k) => k.key),
-    );
-    const out = new Map<number, Float32Array>();
-    for (const { id, key } of keyed) {
-      const vector = stored.get(key.toString("hex"));
-      if (vector) out.set(id, decodeVector(vector));
-    }
-    return out;
-  }
-
   /** Starts the embedding loop if it is not running (new chunks, or a reconcile). */
   wakeEmbedding(): void {
     if (!this.#o.embedder || this.#embedding || this.#stopped) return;
@@ -211,43 +195,13 @@ export class SearchIndexer {
   }
 
   async #embedLoop(): Promise<void> {
-    const { db, registry, embedder, embeddingText, vectorModel, batch } = this.#o;
+    const { db, registry, embedder, batch } = this.#o;
     if (!embedder) return;
     while (!this.#stopped) {
       await this.settled();
       const pending = chunksToEmbed(db, batch);
       if (pending.length === 0) return;
-      const keyed = pending.map((c) => {
-        const text = embeddingText(c, c.title);
-        const key = vectorKey(vectorModel, text);
-        return { chunk: c, text, key, hex: key.toString("hex") };
-      });
-      const stored = storedVectors(
-        db,
-        keyed.map((k) => k.key),
-      );
-      // Only texts neither stored nor repeated earlier in the batch go to the model.
-      const toEmbed = new Map<string, string>();
-      for (const k of keyed) if (!stored.has(k.hex)) toEmbed.set(k.hex, k.text);
-      if (toEmbed.size > 0) {
-        const vectors = await embedder.embedPassages([...toEmbed.values()]);
-        if (vectors.length !== toEmbed.size)
-          throw new Error(`the model gave ${vectors.length} vectors for ${toEmbed.size} texts`);
-        [...toEmbed.keys()].forEach((hex, i) => {
-          stored.set(hex, encodeVector(vectors[i] as Float32Array));
-        });
-      }
-      const byDomain = new Map<string, { chunkId: string; vector: Float32Array }[]>();
-      const rows: ChunkVectorRow[] = [];
-      for (const { chunk, key, hex } of keyed) {
-        const vector = stored.get(hex);
-        if (!vector) continue;
-        const list = byDomain.get(chunk.domain) ?? [];
-        // The decoded form, as a rebuild from SQLite will give it: the same codes either way.
-        list.push({ chunkId: chunkId(chunk.pageId, chunk.idx), vector: decodeVector(vector) });
-        byDomain.set(chunk.domain, list);
-        rows.push({ chunkId: chunk.id, key, vector });
-      }
+      const { byDomain, rows } = await vectorsToStore(this.#vectors, embedder, pending);
       for (const [domain, list] of byDomain) await registry.setVectors(domain, list);
       saveChunkVectors(db, rows);
     }
