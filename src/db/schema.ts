@@ -269,6 +269,9 @@ export const chunks = sqliteTable(
     index("chunks_page").on(t.pageId, t.idx),
     index("chunks_pending").on(t.embedded, t.id),
     index("chunks_job").on(t.jobId, t.embedded),
+    // Chunks embedded before migration 0002 (their vectors only in the shards): empty once the
+    // indexer has copied them to `vectors`.
+    index("chunks_unstored").on(t.id).where(sql`${t.embedded} = 1 AND ${t.vectorId} IS NULL`),
   ],
 );
 

@@ -68,6 +68,30 @@ export function markChunksUnembedded(db: Db, chunkIds: readonly number[]): void 
   }
 }
 
+export interface UnstoredChunk {
+  readonly id: number;
+  readonly pageId: string;
+  readonly idx: number;
+  readonly heading: string;
+  readonly text: string;
+  readonly title: string | null;
+}
+
+/**
+ * Up to `limit` chunks of the domain embedded before vectors were kept here (migration 0002):
+ * their vectors are only in the shard (`chunks_unstored` finds them, empty afterwards).
+ */
+export function unstoredChunks(db: Db, domain: string, limit: number): UnstoredChunk[] {
+  return db.$client
+    .query<UnstoredChunk, [string, number]>(
+      `SELECT c.id, c.page_id AS pageId, c.idx, c.heading, c.text, p.title
+       FROM chunks c INDEXED BY chunks_unstored JOIN pages p ON p.id = c.page_id
+       WHERE c.embedded = 1 AND c.vector_id IS NULL AND p.domain = ?1
+       LIMIT ?2`,
+    )
+    .all(domain, limit);
+}
+
 /** Whether any vector is stored (a rebuild without one has nothing to look up). */
 export function anyStoredVector(db: Db): boolean {
   return db.select({ one: sql`1` }).from(vectors).limit(1).all().length > 0;

@@ -6,9 +6,9 @@
  */
 import type { IndexPage, PendingChunk } from "../db/chunks-repo.ts";
 import type { Db } from "../db/client.ts";
-import { type ChunkVectorRow, storedVectors } from "../db/vectors-repo.ts";
+import { type ChunkVectorRow, storedVectors, type UnstoredChunk } from "../db/vectors-repo.ts";
 import type { EmbeddingText, PassageEmbedder } from "./search-indexer.ts";
-import { type ChunkVector, chunkId } from "./shard.ts";
+import { type ChunkVector, chunkId, type Shard } from "./shard.ts";
 import { decodeVector, encodeVector, vectorKey } from "./vector-codec.ts";
 
 export interface VectorSource {
@@ -79,4 +79,27 @@ export function storedChunkVectors(
     if (vector) out.set(id, decodeVector(vector));
   }
   return out;
+}
+
+/**
+ * Rows for `saveChunkVectors` from the vectors the shard holds for chunks embedded before SQLite
+ * kept vectors, and the chunks it holds none for (`lost`: the model's again).
+ */
+export function shardVectorRows(
+  source: VectorSource,
+  shard: Shard,
+  chunks: readonly UnstoredChunk[],
+): { rows: ChunkVectorRow[]; lost: number[] } {
+  const rows: ChunkVectorRow[] = [];
+  const lost: number[] = [];
+  for (const c of chunks) {
+    const vector = shard.vectorOf(chunkId(c.pageId, c.idx));
+    if (!vector) {
+      lost.push(c.id);
+      continue;
+    }
+    const key = vectorKey(source.model, source.embeddingText(c, c.title));
+    rows.push({ chunkId: c.id, key, vector: encodeVector(vector) });
+  }
+  return { rows, lost };
 }

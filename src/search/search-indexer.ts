@@ -17,8 +17,14 @@ import {
   dropUnusedVectors,
   markChunksUnembedded,
   saveChunkVectors,
+  unstoredChunks,
 } from "../db/vectors-repo.ts";
-import { storedChunkVectors, type VectorSource, vectorsToStore } from "./chunk-vectors.ts";
+import {
+  shardVectorRows,
+  storedChunkVectors,
+  type VectorSource,
+  vectorsToStore,
+} from "./chunk-vectors.ts";
 import { type PageInput, shardPage } from "./shard.ts";
 import type { ShardRegistry } from "./shard-registry.ts";
 
@@ -144,9 +150,21 @@ export class SearchIndexer {
       );
       this.rebuilding.set(domain, { done: Math.min(stale.length, i + 200), total: stale.length });
     }
+    await this.#storeShardVectors(domain);
     await this.#fillLostVectors(domain, wanted, lookUp);
     if (health !== "ok") await registry.markRebuilt(domain);
     this.rebuilding.delete(domain);
+  }
+
+  /** Vectors of chunks embedded before SQLite kept them are copied from the shard, once. */
+  async #storeShardVectors(domain: string): Promise<void> {
+    const { registry, db } = this.#o;
+    for (let batch = unstoredChunks(db, domain, 500); batch.length > 0; ) {
+      const { rows, lost } = shardVectorRows(this.#vectors, await registry.shard(domain), batch);
+      saveChunkVectors(db, rows);
+      markChunksUnembedded(db, lost);
+      batch = unstoredChunks(db, domain, 500);
+    }
   }
 
   /** Chunks of the shard without a vector (a torn log, say) get theirs from SQLite, or wait. */
