@@ -7,12 +7,12 @@ import { inArray, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { chunks, vectors } from "./schema.ts";
 
-/** Keys per query (SQLite's bound-parameter limit is far above). */
-const KEYS_PER_QUERY = 500;
+/** Chunk ids per UPDATE (SQLite's bound-parameter limit is far above). */
+const IDS_PER_QUERY = 500;
 
 /** Stored vectors of `keys` that exist, by key (hex). */
 export function storedVectors(db: Db, keys: readonly Uint8Array[]): Map<string, Buffer> {
-  // One indexed lookup a key: cheaper than IN lists of hundreds of blobs (31k keys in ~0.1 s).
+  // One indexed lookup a key: as fast as IN lists of blobs, and no list to cut.
   const get = db.$client.prepare<{ vector: Uint8Array }, [Uint8Array]>(
     "SELECT vector FROM vectors WHERE key = ?1",
   );
@@ -60,10 +60,10 @@ export function saveChunkVectors(db: Db, rows: readonly ChunkVectorRow[]): void 
 
 /** Chunks whose vectors are lost and not stored: they wait for the model again. */
 export function markChunksUnembedded(db: Db, chunkIds: readonly number[]): void {
-  for (let i = 0; i < chunkIds.length; i += KEYS_PER_QUERY) {
+  for (let i = 0; i < chunkIds.length; i += IDS_PER_QUERY) {
     db.update(chunks)
       .set({ embedded: false, vectorId: null })
-      .where(inArray(chunks.id, chunkIds.slice(i, i + KEYS_PER_QUERY)))
+      .where(inArray(chunks.id, chunkIds.slice(i, i + IDS_PER_QUERY)))
       .run();
   }
 }
