@@ -12,7 +12,13 @@ export interface IndexPage {
   readonly locale: string | null;
   readonly topics: readonly string[];
   readonly technicality: number;
-  readonly chunks: readonly { idx: number; heading: string; text: string; embedded: boolean }[];
+  readonly chunks: readonly {
+    id: number;
+    idx: number;
+    heading: string;
+    text: string;
+    embedded: boolean;
+  }[];
 }
 
 /** Pages with their chunks, as the search shard indexes them. */
@@ -35,6 +41,7 @@ export function indexPages(db: Db, pageIds: readonly string[]): IndexPage[] {
   const byPage = new Map<string, IndexPage["chunks"][number][]>();
   for (const c of db
     .select({
+      id: chunks.id,
       pageId: chunks.pageId,
       idx: chunks.idx,
       heading: chunks.heading,
@@ -46,7 +53,7 @@ export function indexPages(db: Db, pageIds: readonly string[]): IndexPage[] {
     .orderBy(asc(chunks.pageId), asc(chunks.idx))
     .all()) {
     const list = byPage.get(c.pageId) ?? [];
-    list.push({ idx: c.idx, heading: c.heading, text: c.text, embedded: c.embedded });
+    list.push({ id: c.id, idx: c.idx, heading: c.heading, text: c.text, embedded: c.embedded });
     byPage.set(c.pageId, list);
   }
   return rows.map((r) => ({
@@ -120,33 +127,6 @@ export function chunksToEmbed(
     .orderBy(asc(chunks.id))
     .limit(limit)
     .all();
-}
-
-export function markEmbedded(db: Db, ids: readonly number[]): void {
-  if (ids.length === 0) return;
-  db.update(chunks)
-    .set({ embedded: true })
-    .where(inArray(chunks.id, [...ids]))
-    .run();
-}
-
-/** Marks chunks of pages as waiting for vectors again (their vectors were lost with a shard). */
-export function markUnembedded(
-  db: Db,
-  where: { domain?: string; pageIds?: readonly string[] },
-): void {
-  if (where.pageIds) {
-    if (where.pageIds.length === 0) return;
-    db.update(chunks)
-      .set({ embedded: false })
-      .where(inArray(chunks.pageId, [...where.pageIds]))
-      .run();
-  } else if (where.domain) {
-    db.update(chunks)
-      .set({ embedded: false })
-      .where(sql`${chunks.pageId} IN (SELECT id FROM pages WHERE domain = ${where.domain})`)
-      .run();
-  }
 }
 
 export function embeddingBacklog(db: Db, jobId: string): number {

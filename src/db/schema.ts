@@ -1,6 +1,7 @@
 /**
- * The store's schema, the system of record. Facets are columns of `pages`; chunks and vectors
- * live in the Orama shards and can be rebuilt from `page_bodies`. drizzle-kit generates the
+ * The store's schema, the system of record. Facets are columns of `pages`; chunks and their
+ * vectors (`vectors`, by the text the model embedded) are kept here, and the Orama shards are
+ * rebuilt from them without the model. drizzle-kit generates the
  * migrations in `src/db/migrations` from this file (`bun run db:generate`).
  */
 import { sql } from "drizzle-orm";
@@ -261,13 +262,29 @@ export const chunks = sqliteTable(
     tokens: integer("tokens").notNull().default(0),
     embedded: integer("embedded", { mode: "boolean" }).notNull().default(false),
     jobId: text("job_id"),
+    /** The vector it was embedded with (`vectors.id`); null until then. */
+    vectorId: integer("vector_id"),
   },
   (t) => [
     index("chunks_page").on(t.pageId, t.idx),
     index("chunks_pending").on(t.embedded, t.id),
     index("chunks_job").on(t.jobId, t.embedded),
+    // Chunks embedded before migration 0002 (their vectors only in the shards): empty once the
+    // indexer has copied them to `vectors`.
+    index("chunks_unstored").on(t.id).where(sql`${t.embedded} = 1 AND ${t.vectorId} IS NULL`),
   ],
 );
+
+/**
+ * Vectors by the exact text the model embedded: `key` is a digest of the model's identity and the
+ * text (src/search/vector-codec.ts), so identical texts are embedded once and another model never
+ * reuses them; `vector` is the int8 codes and the fp32 scale, as a shard holds them.
+ */
+export const vectors = sqliteTable("vectors", {
+  id: integer("id").primaryKey(),
+  key: blob("key", { mode: "buffer" }).notNull().unique(),
+  vector: blob("vector", { mode: "buffer" }).notNull(),
+});
 
 /** Outgoing links of each stored page, internal and external, with their position. */
 export const links = sqliteTable(

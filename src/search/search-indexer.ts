@@ -1,23 +1,31 @@
 /**
  * Keeps the domain shards level with SQLite, the system of record. A stored page goes into its
  * shard at once (searchable by text); its chunks then wait in SQLite (`embedded = 0`) until the
- * embedding workers give them vectors, which go into the shard's log before the chunks are marked
- * embedded. At start every shard is checked against SQLite: a missing, corrupt or outdated shard
- * is rebuilt from it, pages it lacks are added, and chunks whose vectors were lost are embedded
- * again, so a crash anywhere loses nothing that SQLite has.
+ * embedding workers give them vectors, which go into the shard's log, then into SQLite (by the
+ * text embedded: a text already stored, or repeated in the batch, is not embedded again) in the
+ * transaction that marks the chunks embedded. At start every shard is checked against SQLite: a
+ * missing, corrupt or outdated shard is rebuilt from it, vectors included, pages it lacks are
+ * added, and only chunks whose vectors SQLite does not hold either wait for the model again, so
+ * a crash anywhere loses nothing that SQLite has.
  */
 
-import {
-  chunksToEmbed,
-  domainPageVersions,
-  indexPages,
-  markEmbedded,
-  markUnembedded,
-  storedDomains,
-} from "../db/chunks-repo.ts";
+import { chunksToEmbed, domainPageVersions, indexPages, storedDomains } from "../db/chunks-repo.ts";
 import type { Db } from "../db/client.ts";
 import { nextEmbeddingBatch } from "../db/embedding-queue-repo.ts";
 import type { PageWrite } from "../db/page-writes.ts";
+import {
+  anyStoredVector,
+  dropUnusedVectors,
+  markChunksUnembedded,
+  saveChunkVectors,
+  unstoredChunks,
+} from "../db/vectors-repo.ts";
+import {
+  shardVectorRows,
+  storedChunkVectors,
+  type VectorSource,
+  vectorsToStore,
+} from "./chunk-vectors.ts";
 import { type PageInput, shardPage } from "./shard.ts";
 import type { ShardRegistry } from "./shard-registry.ts";
 
@@ -37,6 +45,8 @@ export interface IndexerOptions {
   readonly db: Db;
   readonly embedder: PassageEmbedder | null;
   readonly embeddingText: EmbeddingText;
+  /** The model's identity in vector keys (vector-model.ts): vectors of another are not reused. */
+  readonly vectorModel: string;
   /** Chunks embedded per round. */
   readonly batch: number;
   readonly log: (message: string) => void;
@@ -48,6 +58,7 @@ export function chunkId(pageId: string, idx: number): string {
 
 export class SearchIndexer {
   readonly #o: IndexerOptions;
+  readonly #vectors: VectorSource;
   /** Stored pages waiting for their shard, by domain and page id (the latest write wins). */
   readonly #queued = new Map<string, Map<string, PageInput>>();
   #flushing: Promise<void> | null = null;
@@ -58,6 +69,11 @@ export class SearchIndexer {
 
   constructor(options: IndexerOptions) {
     this.#o = options;
+    this.#vectors = {
+      db: options.db,
+      embeddingText: options.embeddingText,
+      model: options.vectorModel,
+    };
   }
 
   /**
@@ -97,6 +113,8 @@ export class SearchIndexer {
 
   /** Brings every shard level with SQLite (at start). */
   async reconcile(): Promise<void> {
+    const dropped = dropUnusedVectors(this.#o.db);
+    if (dropped > 0) this.#o.log(`search: dropped ${dropped} vectors no chunk uses`);
     for (const domain of storedDomains(this.#o.db)) await this.reconcileDomain(domain);
     this.wakeEmbedding();
   }
@@ -112,21 +130,77 @@ export class SearchIndexer {
       log(`search shard ${domain}: ${health}; rebuilding ${stale.length} pages from SQLite`);
     if (extra.length > 0) await registry.removePages(domain, extra);
     this.rebuilding.set(domain, { done: 0, total: stale.length });
+    const lookUp = anyStoredVector(db);
     for (let i = 0; i < stale.length; i += 200) {
-      const ids = stale.slice(i, i + 200);
-      // Their vectors are gone with the old shard content: embedded again.
-      markUnembedded(db, { pageIds: ids });
+      const pages = indexPages(db, stale.slice(i, i + 200));
+      const found = lookUp
+        ? storedChunkVectors(this.#vectors, pages)
+        : new Map<number, Float32Array>();
       await registry.upsertPages(
         domain,
-        indexPages(db, ids).map((p) => shardPage(p.pageId, p.title, p.version, p, p.chunks)),
+        pages.map((p) => {
+          const page = shardPage(p.pageId, p.title, p.version, p, p.chunks);
+          const vectors = p.chunks.map((c) => found.get(c.id) ?? null);
+          return { ...page, chunks: page.chunks.map((c, n) => ({ ...c, vector: vectors[n] })) };
+        }),
+      );
+      // Chunks SQLite holds no vector for (none was stored, or by another model) wait for one.
+      markChunksUnembedded(
+        db,
+        pages.flatMap((p) => p.chunks.filter((c) => !found.has(c.id)).map((c) => c.id)),
       );
       this.rebuilding.set(domain, { done: Math.min(stale.length, i + 200), total: stale.length });
     }
-    const shard = await registry.shard(domain);
-    const missing = new Set(shard.chunksWithoutVectors().map((id) => id.split("#")[0] ?? ""));
-    markUnembedded(db, { pageIds: [...missing].filter((id) => wanted.has(id)) });
+    await this.#storeShardVectors(domain);
+    await this.#fillLostVectors(domain, wanted, lookUp);
     if (health !== "ok") await registry.markRebuilt(domain);
     this.rebuilding.delete(domain);
+  }
+
+  /** Vectors of chunks embedded before SQLite kept them are copied from the shard, once. */
+  async #storeShardVectors(domain: string): Promise<void> {
+    const { registry, db } = this.#o;
+    for (let batch = unstoredChunks(db, domain, 500); batch.length > 0; ) {
+      const { rows, lost } = shardVectorRows(this.#vectors, await registry.shard(domain), batch);
+      saveChunkVectors(db, rows);
+      markChunksUnembedded(db, lost);
+      batch = unstoredChunks(db, domain, 500);
+    }
+  }
+
+  /** Chunks of the shard without a vector (a torn log, say) get theirs from SQLite, or wait. */
+  async #fillLostVectors(domain: string, wanted: Map<string, string>, lookUp: boolean) {
+    const { registry, db } = this.#o;
+    const missing = new Map<string, Set<number>>();
+    for (const id of (await registry.shard(domain)).chunksWithoutVectors()) {
+      const at = id.lastIndexOf("#");
+      const pageId = id.slice(0, at);
+      if (!wanted.has(pageId)) continue;
+      const set = missing.get(pageId) ?? new Set<number>();
+      set.add(Number(id.slice(at + 1)));
+      missing.set(pageId, set);
+    }
+    const pageIds = [...missing.keys()];
+    for (let i = 0; i < pageIds.length; i += 200) {
+      const pages = indexPages(db, pageIds.slice(i, i + 200)).map((p) => ({
+        ...p,
+        chunks: p.chunks.filter((c) => missing.get(p.pageId)?.has(c.idx)),
+      }));
+      const found = lookUp
+        ? storedChunkVectors(this.#vectors, pages)
+        : new Map<number, Float32Array>();
+      const vectors = pages.flatMap((p) =>
+        p.chunks.flatMap((c) => {
+          const vector = found.get(c.id);
+          return vector ? [{ chunkId: chunkId(p.pageId, c.idx), vector }] : [];
+        }),
+      );
+      if (vectors.length > 0) await registry.setVectors(domain, vectors);
+      markChunksUnembedded(
+        db,
+        pages.flatMap((p) => p.chunks.filter((c) => !found.has(c.id)).map((c) => c.id)),
+      );
+    }
   }
 
   /** Starts the embedding loop if it is not running (new chunks, or a reconcile). */
@@ -140,27 +214,18 @@ export class SearchIndexer {
   }
 
   async #embedLoop(): Promise<void> {
-    const { db, registry, embedder, embeddingText, batch } = this.#o;
+    const { db, registry, embedder, batch } = this.#o;
     if (!embedder) return;
     while (!this.#stopped) {
       await this.settled();
       // A slice of every job's backlog, not the oldest chunks of all (embedding-queue-repo.ts).
       const pending = nextEmbeddingBatch(db, batch);
       if (pending.length === 0) return;
-      const vectors = await embedder.embedPassages(pending.map((c) => embeddingText(c, c.title)));
-      const byDomain = new Map<string, { chunkId: string; vector: Float32Array }[]>();
-      pending.forEach((c, i) => {
-        const vector = vectors[i];
-        if (!vector) return;
-        const list = byDomain.get(c.domain) ?? [];
-        list.push({ chunkId: chunkId(c.pageId, c.idx), vector });
-        byDomain.set(c.domain, list);
-      });
+      const { byDomain, rows } = await vectorsToStore(this.#vectors, embedder, pending);
+      // SQLite first: a crash before the shard log has them loses nothing (the next start gives
+      // the shard what SQLite holds, without the model).
+      saveChunkVectors(db, rows);
       for (const [domain, list] of byDomain) await registry.setVectors(domain, list);
-      markEmbedded(
-        db,
-        pending.map((c) => c.id),
-      );
     }
   }
 

@@ -9,6 +9,7 @@ import { embeddingText } from "./chunking.ts";
 import { EmbeddingPool } from "./embedding-pool.ts";
 import { SearchIndexer } from "./search-indexer.ts";
 import { openShardRegistry, type ShardRegistry } from "./shard-registry.ts";
+import { vectorModelId } from "./vector-model.ts";
 
 export interface SearchRuntime {
   readonly registry: ShardRegistry;
@@ -41,6 +42,7 @@ export async function openSearch(
     db,
     embedder: pool,
     embeddingText: (chunk, title) => embeddingText(chunk, title),
+    vectorModel: vectorModelId(config.modelDir, config.embedVariant),
     batch: config.embedBatch,
     log,
   });

@@ -196,6 +196,14 @@ export class Shard {
     return found;
   }
 
+  /** A chunk's vector as the shard holds it (decoded), or null. */
+  vectorOf(id: string): Float32Array | null {
+    const store = indexOf(this.#db);
+    const internalId = this.#db.internalDocumentIDStore.idToInternalId.get(id);
+    const slot = internalId === undefined ? -1 : (store.slotOf[internalId] ?? -1);
+    return slot < 0 ? null : store.vectors.get(slot);
+  }
+
   /** Every page and the version it was indexed at. */
   pageVersions(): Map<string, string> {
     return indexOf(this.#db).pages.versions();

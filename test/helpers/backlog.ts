@@ -1,7 +1,7 @@
 /** An embedding backlog: pages of an older job whose chunks all wait for vectors. */
 
-import { markEmbedded } from "../../src/db/chunks-repo.ts";
 import type { Db } from "../../src/db/client.ts";
+import { markEmbedded } from "./embedded.ts";
 import { testJob, writePage } from "./pages.ts";
 
 export interface BacklogSpec {

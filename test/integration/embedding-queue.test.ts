@@ -2,7 +2,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { markEmbedded } from "../../src/db/chunks-repo.ts";
 import { openStore, type Store } from "../../src/db/client.ts";
 import {
   fairPendingIds,
@@ -12,6 +11,7 @@ import {
 } from "../../src/db/embedding-queue-repo.ts";
 import { tempDir } from "../helpers/app.ts";
 import { writeBacklog } from "../helpers/backlog.ts";
+import { markEmbedded } from "../helpers/embedded.ts";
 
 let dir: string;
 let store: Store;

@@ -38,6 +38,7 @@ const REFERENCE_TABLES = [
   "screenshots",
   "sitemaps",
   "template_links",
+  "vectors",
 ];
 
 test("a new database gets every table of the reference, in WAL mode", () => {
@@ -71,7 +72,7 @@ test("opening again applies nothing twice and keeps the data", () => {
   const migrations = again.read.$client
     .query<{ n: number }, []>("SELECT count(*) AS n FROM __drizzle_migrations")
     .get();
-  expect(migrations?.n).toBe(2);
+  expect(migrations?.n).toBe(3);
   again.close();
 });
 
