@@ -22,7 +22,7 @@ export const CHECK_TEXT =
   "residents say the building is the calmest place in town.";
 
 /** Below this cosine between the two graphs' vectors of `CHECK_TEXT`, passages go to the precise
- * graph. The shipped graphs agree at 0.9988 on AVX-512 VNNI (test/unit/search/graph-check.test.ts);
+ * graph. The shipped graphs agree at 0.9981 on AVX-512 VNNI (test/unit/search/graph-check.test.ts);
  * the AMX fault this guards against gave cosines down to 0.83. */
 export const MIN_CHECK_COSINE = 0.99;
 
@@ -37,7 +37,7 @@ export interface GraphCheck {
 
 type EmbedOne = (text: string) => Promise<Float32Array>;
 
-/** One log line for a pool's lanes, e.g. "self-check of the int8 graph: cosine 0.9982, 0.9982;
+/** One log line for a pool's lanes, e.g. "self-check of the int8 graph: cosine 0.9981, 0.9981;
  * passages on int8". */
 export function describeChecks(checks: readonly (GraphCheck | null)[]): string {
   const done = checks.filter((c): c is GraphCheck => c !== null);
