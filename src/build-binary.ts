@@ -51,7 +51,7 @@ const build = Bun.spawnSync(
 );
 if (build.exitCode !== 0) process.exit(build.exitCode ?? 1);
 
-// bin/napi-v3 up to onnxruntime-node 1.21, bin/napi-v6 since (package.json pins 1.24.3).
+// bin/napi-v3 up to onnxruntime-node 1.21, bin/napi-v6 since (package.json pins 1.30.0).
 const napi = join(root, "node_modules/onnxruntime-node/bin");
 const onnx = existsSync(napi)
   ? readdirSync(napi)

@@ -11,8 +11,12 @@
  * onnxruntime-node's `session.run` blocks its thread for the whole run, so one embedder uses one
  * core: parallelism comes from several embedders in their own Workers (`EmbeddingPool`), each with
  * single-threaded sessions, as the reference found best beside the crawl's CPU work.
+ *
+ * At load, a self-check (graph-check.ts) compares the two graphs on a fixed passage; if the int8
+ * graph disagrees (a CPU whose int8 kernels are wrong), every passage goes to the precise graph.
  */
 import { EmbeddingModel, FlagEmbedding } from "fastembed";
+import { checkGraphs, type GraphCheck, MIN_CHECK_COSINE } from "./graph-check.ts";
 import {
   DEFAULT_BATCH_SIZE,
   type EmbedVariant,
@@ -39,6 +43,8 @@ export interface EmbedderOptions {
   readonly batchSize?: number;
   /** onnxruntime intra-op threads per session (1: one core per embedder). */
   readonly threads?: number;
+  /** The self-check's minimum cosine between the two graphs (`MIN_CHECK_COSINE`). */
+  readonly minCheckCosine?: number;
 }
 
 export interface QueryEmbedder {
@@ -52,6 +58,8 @@ export interface QueryEmbedder {
 export interface Embedder extends QueryEmbedder {
   /** Unit vectors (384-d) of `texts`, in order; batches of similar length, `batchSize` each. */
   embedPassages(texts: readonly string[]): Promise<Float32Array[]>;
+  /** The load-time self-check of the int8 graph; null for variant fp32 (one graph). */
+  readonly check: GraphCheck | null;
 }
 
 async function openModel(dir: string, file: string, threads: number, approximateGelu: boolean) {
@@ -105,6 +113,7 @@ export async function loadEmbedder(options: EmbedderOptions = {}): Promise<Embed
     variant = "int8",
     batchSize = DEFAULT_BATCH_SIZE,
     threads = 1,
+    minCheckCosine = MIN_CHECK_COSINE,
   } = options;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`batch size ${batchSize}`);
   const files = modelFiles(modelDir, variant);
@@ -115,6 +124,11 @@ export async function loadEmbedder(options: EmbedderOptions = {}): Promise<Embed
       ? fast
       : await openModel(files.dir, files.precise, threads, false);
   const counter = loadTokenCounter(files.dir);
+  const check =
+    precise === fast
+      ? null
+      : await checkGraphs(queryEmbedding(fast), queryEmbedding(precise), minCheckCosine);
+  const passages = check?.passagesOn === "precise" ? precise : fast;
 
   /** Vectors of texts[i] for i in `idx`, written to `out`; most word pieces first (so a batch
    * holds texts of similar length and pads little), `batchSize` a run. */
@@ -141,9 +155,9 @@ export async function loadEmbedder(options: EmbedderOptions = {}): Promise<Embed
     const long: number[] = [];
     const short: number[] = [];
     tokens.forEach((n, i) => {
-      (precise !== fast && n < PRECISE_BELOW_TOKENS ? short : long).push(i);
+      (precise !== passages && n < PRECISE_BELOW_TOKENS ? short : long).push(i);
     });
-    await embedInto(fast, texts, long, tokens, out);
+    await embedInto(passages, texts, long, tokens, out);
     await embedInto(precise, texts, short, tokens, out);
     return out;
   };
@@ -154,5 +168,6 @@ export async function loadEmbedder(options: EmbedderOptions = {}): Promise<Embed
     variant,
     embedPassages,
     embedQuery: queryEmbedding(precise),
+    check,
   };
 }

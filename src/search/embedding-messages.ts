@@ -2,6 +2,7 @@
  * The messages between an `EmbeddingPool` and its Workers (`embedding-worker.ts`). Vectors travel
  * as one flat Float32Array per request (n x 384), its buffer transferred, not copied.
  */
+import type { GraphCheck } from "./graph-check.ts";
 import type { EmbedVariant } from "./model-files.ts";
 
 export interface EmbeddingWorkerSettings {
@@ -25,7 +26,13 @@ export type EmbeddingRequest =
   | { readonly type: "close" };
 
 export type EmbeddingResponse =
-  | { readonly type: "ready"; readonly model: string; readonly dim: number }
+  | {
+      readonly type: "ready";
+      readonly model: string;
+      readonly dim: number;
+      /** The passage embedder's self-check; null on the query lane and for variant fp32. */
+      readonly check: GraphCheck | null;
+    }
   | { readonly type: "vectors"; readonly id: number; readonly vectors: Float32Array }
   | { readonly type: "error"; readonly id: number | null; readonly message: string }
   | { readonly type: "closed" };

@@ -18,6 +18,7 @@ import type {
   EmbeddingResponse,
   EmbeddingWorkerSettings,
 } from "./embedding-messages.ts";
+import type { GraphCheck } from "./graph-check.ts";
 import { DEFAULT_BATCH_SIZE, MODEL_DIM } from "./model-files.ts";
 
 export interface EmbeddingPoolOptions
@@ -40,6 +41,7 @@ class Lane {
   #ready: Promise<void>;
   #closed: (() => void) | null = null;
   #failure: Error | null = null;
+  #check: GraphCheck | null = null;
 
   constructor(settings: EmbeddingWorkerSettings) {
     this.#worker = new Worker(workerUrl("search/embedding-worker.ts"));
@@ -53,6 +55,7 @@ class Lane {
       const message = event.data;
       switch (message.type) {
         case "ready":
+          this.#check = message.check;
           started?.();
           return;
         case "vectors":
@@ -76,6 +79,11 @@ class Lane {
 
   get ready(): Promise<void> {
     return this.#ready;
+  }
+
+  /** Its embedder's self-check, once ready (null on the query lane). */
+  get check(): GraphCheck | null {
+    return this.#check;
   }
 
   /** The worker died (or the lane was closed): every request is refused. */
@@ -174,6 +182,12 @@ export class EmbeddingPool {
 
   get lanes(): number {
     return this.#lanes.length;
+  }
+
+  /** Each passage lane's load-time self-check (`graph-check.ts`), in lane order; null for
+   * variant fp32. */
+  get checks(): readonly (GraphCheck | null)[] {
+    return this.#lanes.map((lane) => lane.check);
   }
 
   /** Unit vectors of `texts`, in order. */

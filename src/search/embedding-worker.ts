@@ -28,7 +28,8 @@ async function handle(message: EmbeddingRequest): Promise<void> {
         ? loadQueryEmbedder(message.settings)
         : loadEmbedder(message.settings);
       const ready = await embedder;
-      post({ type: "ready", model: ready.name, dim: ready.dim });
+      const check = "check" in ready ? ready.check : null;
+      post({ type: "ready", model: ready.name, dim: ready.dim, check });
       return;
     }
     case "embed": {

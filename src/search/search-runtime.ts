@@ -7,6 +7,7 @@ import { embeddingBacklog } from "../db/chunks-repo.ts";
 import type { Db } from "../db/client.ts";
 import { embeddingText } from "./chunking.ts";
 import { EmbeddingPool } from "./embedding-pool.ts";
+import { describeChecks } from "./graph-check.ts";
 import { SearchIndexer } from "./search-indexer.ts";
 import { openShardRegistry, type ShardRegistry } from "./shard-registry.ts";
 import { vectorModelId } from "./vector-model.ts";
@@ -36,6 +37,7 @@ export async function openSearch(
         queryLane: queries,
       })
     : null;
+  if (pool) log(`embedding: ${pool.lanes} lanes, ${describeChecks(pool.checks)}`);
   let closing: Promise<void> | null = null;
   const indexer = new SearchIndexer({
     registry,

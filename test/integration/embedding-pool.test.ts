@@ -44,6 +44,8 @@ function embeddingWorker() {
 describe("EmbeddingPool (real Workers)", () => {
   test("two lanes: vectors in order, as close to PyTorch fp32 as one embedder, lane-independent", async () => {
     const flat = new Float32Array(await Bun.file(`${FIXTURES}reference-fp32.f32`).arrayBuffer());
+    // Each lane's self-check passed: passages on the int8 graph.
+    expect(pool.checks.map((c) => c?.passagesOn)).toEqual(["int8", "int8"]);
     const vectors = await pool.embedPassages(texts);
     expect(vectors.length).toBe(texts.length);
     for (const [i, v] of vectors.entries()) {
@@ -131,11 +133,14 @@ describe("EmbeddingPool (real Workers)", () => {
         type: "init",
         settings: { modelDir: null, variant: "int8", batchSize: 1, threads: 1 },
       });
-      expect(await receive()).toEqual({
-        type: "ready",
-        model: "sentence-transformers/all-MiniLM-L6-v2",
-        dim: 384,
-      });
+      const ready = await receive();
+      if (ready.type !== "ready" || ready.check === null) throw new Error("no self-check");
+      expect([ready.model, ready.dim, ready.check.passagesOn]).toEqual([
+        "sentence-transformers/all-MiniLM-L6-v2",
+        384,
+        "int8",
+      ]);
+      expect(ready.check.cosine).toBeGreaterThanOrEqual(0.996);
       send({ type: "embed", id: 1, kind: "passages", texts: ["first text", "second text"] });
       send({ type: "embed", id: 2, kind: "query", texts: ["a query"] });
       const first = await receive();
@@ -158,7 +163,12 @@ describe("EmbeddingPool (real Workers)", () => {
         type: "init",
         settings: { modelDir: null, variant: "int8", batchSize: 1, threads: 1, queriesOnly: true },
       });
-      expect((await receive()).type).toBe("ready");
+      expect(await receive()).toEqual({
+        type: "ready",
+        model: "sentence-transformers/all-MiniLM-L6-v2",
+        dim: 384,
+        check: null,
+      });
       send({ type: "embed", id: 1, kind: "passages", texts: ["a passage"] });
       expect(await receive()).toEqual({
         type: "error",

