@@ -53,7 +53,11 @@ export interface Window {
   readonly statuses: Record<string, number>;
 }
 
-export async function control(server: DocServerProcess, path: string, method = "GET"): Promise<Window> {
+export async function control(
+  server: DocServerProcess,
+  path: string,
+  method = "GET",
+): Promise<Window> {
   const resp = await fetch(`http://127.0.0.1:${server.control}${path}`, { method });
   return (await resp.json()) as Window;
 }
