@@ -6,7 +6,8 @@
  * (`loadTokenCounter`), [CLS] and [SEP] included, capped at the 256 window as the model reads it.
  *
  * Levers, each as a share of the word pieces (and of the chunks where that means something):
- * exact-repeat texts (every occurrence after the first); pages with an index-like URL path, of
+ * exact-repeat texts (every occurrence after the first; of the chunk text alone too, without the
+ * title and heading path the model reads before it); pages with an index-like URL path, of
  * facet type `listing`, and those `vector-policy.ts` would cut to their first chunks; link URLs
  * inside the chunk text (`[anchor](url)`: the url's pieces); pieces past the 128th of each text
  * (all-MiniLM-L6-v2 was trained on 128-token inputs); and the padding that batches of 2/4/8
@@ -71,6 +72,8 @@ interface Text {
   /** Word pieces of the link URLs in the text (uncapped). */
   readonly urlPieces: number;
   readonly hash: number | bigint;
+  /** Of the chunk text alone (no title or heading path). */
+  readonly textHash: number | bigint;
   /** The chunk is past the vectors its page keeps under the policy. */
   readonly policySkips: boolean;
   readonly listing: boolean;
@@ -199,6 +202,7 @@ function texts(pages: readonly PageRow[], counter: TokenCounter, cuts: Cut[]): T
         pieces,
         urlPieces: Math.max(0, counter.count(text) - withoutUrls),
         hash: Bun.hash(text),
+        textHash: Bun.hash(chunk.text),
         policySkips,
         listing,
         indexPath,
@@ -237,6 +241,8 @@ const pct = (part: number, whole: number) =>
 
 function levers(name: string, all: readonly Text[], cost: ((n: number) => number) | null) {
   const seen = new Set<number | bigint>();
+  const seenText = new Set<number | bigint>();
+  let textRepeats = 0;
   let pieces = 0;
   let repeatPieces = 0;
   let repeatChunks = 0;
@@ -249,16 +255,19 @@ function levers(name: string, all: readonly Text[], cost: ((n: number) => number
   let policyPieces = 0;
   let policyChunks = 0;
   let t = 0;
-  const tShare = { repeats: 0, policy: 0, beyond128: 0, urls: 0, path: 0 };
+  const tShare = { repeats: 0, policy: 0, beyond128: 0, urls: 0, path: 0, left: 0, left128: 0 };
   for (const x of all) {
     const c = cost ? cost(x.pieces) : 0;
     pieces += x.pieces;
     t += c;
-    if (seen.has(x.hash)) {
+    const repeat = seen.has(x.hash);
+    if (repeat) {
       repeatPieces += x.pieces;
       repeatChunks++;
       tShare.repeats += c;
     } else seen.add(x.hash);
+    if (seenText.has(x.textHash)) textRepeats++;
+    else seenText.add(x.textHash);
     urlPieces += Math.min(x.urlPieces, x.pieces - 2);
     if (cost) tShare.urls += c - cost(Math.max(2, x.pieces - x.urlPieces));
     beyond += Math.max(0, x.pieces - TRAINED);
@@ -277,6 +286,12 @@ function levers(name: string, all: readonly Text[], cost: ((n: number) => number
       policyChunks++;
       tShare.policy += c;
     }
+    // All three together: each distinct text once, the policy's cuts, link URLs out of the text.
+    if (cost && !x.policySkips && !repeat) {
+      const stripped = Math.max(2, x.pieces - x.urlPieces);
+      tShare.left += cost(stripped);
+      tShare.left128 += cost(Math.min(TRAINED, stripped));
+    }
   }
   const lengths = all.map((x) => x.pieces);
   const rounds: number[][] = [];
@@ -290,6 +305,7 @@ function levers(name: string, all: readonly Text[], cost: ((n: number) => number
     mean_pieces: Math.round(pieces / Math.max(1, all.length)),
     "repeat texts % chunks": pct(repeatChunks, all.length),
     "repeat texts % pieces": pct(repeatPieces, pieces),
+    "repeat chunk text alone % chunks": pct(textRepeats, all.length),
     "index-like URL path % chunks": pct(pathChunks, all.length),
     "index-like URL path % pieces": pct(pathPieces, pieces),
     "type listing % chunks": pct(listingChunks, all.length),
@@ -309,6 +325,8 @@ function levers(name: string, all: readonly Text[], cost: ((n: number) => number
           "time % vector policy cuts": pct(tShare.policy, t),
           "time % link URLs": pct(tShare.urls, t),
           "time % beyond 128": pct(tShare.beyond128, t),
+          "time % left after dedup + policy + URLs out": pct(tShare.left, t),
+          "… and truncated at 128": pct(tShare.left128, t),
         }
       : {}),
   };
