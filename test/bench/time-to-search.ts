@@ -22,8 +22,10 @@
  * embedding inputs among the job's chunks, computed here: what a build that embeds each distinct
  * text once would send); `chunks_per_s` chunks / (wall − fetch done) is the embedding tail's rate
  * and `chunks_per_s_wall` chunks / wall; `cpu_ms_per_page` the server's process tree CPU (from
- * /proc) from POST to searchable, per fetched page. At the end, the bun/reference ratio of
- * `wall_s` in each round and their median.
+ * /proc) from POST to searchable, per fetched page, and `cpu_s` its total; `load_1m` the machine's
+ * load average at POST and at the end. At the end, the bun/reference ratios of `wall_s` and of
+ * `cpu_s` in each round and their medians: on a machine shared with other work the CPU ratio is
+ * the steadier one (a build that ran through a busy stretch waits longer for the same CPU).
  *
  * `--budget 40 --rounds 1` is a smoke run (a minute). A full Python-docs round keeps 2 cores busy
  * for ~20 min (~10 per build): on a shared machine, run few and say so beside the figures.
@@ -31,7 +33,7 @@
 
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { embeddingText } from "../../src/search/chunking.ts";
@@ -106,6 +108,8 @@ export interface TimeToSearch {
   readonly cpu_ms_per_page: number;
   readonly cpu_s: number;
   readonly peak_rss_mb: number;
+  /** The machine's 1-minute load average at POST and at searchable (other users' work shows). */
+  readonly load_1m: readonly [number, number];
   readonly vector_hits: number;
   readonly vector_top: string | null;
 }
@@ -309,6 +313,7 @@ async function timeToSearch(
       await control(server, "/reset", "POST");
       sampler.sample();
       const posted = Date.now();
+      const loadAtPost = loadavg()[0] ?? 0;
       const accepted = await getJson<{ id?: string; job_id?: string; job?: { id: string } }>(
         `${base}/api/crawl`,
         key,
@@ -374,6 +379,7 @@ async function timeToSearch(
         cpu_ms_per_page: round1((cpuS / pages) * 1000),
         cpu_s: round1(cpuS),
         peak_rss_mb: Math.round(usage.peakRssMb),
+        load_1m: [round1(loadAtPost, 2), round1(loadavg()[0] ?? 0, 2)],
         vector_hits: found.data.length,
         vector_top: first?.url ?? first?.page?.url ?? null,
       };
@@ -424,13 +430,21 @@ for (const build of builds) {
   };
 }
 if (builds.length === 2) {
-  const ratios: number[] = [];
-  for (let round = 1; round <= rounds; round++) {
-    const b = results.find((r) => r.round === round && r.build === "bun");
-    const ref = results.find((r) => r.round === round && r.build === "reference");
-    if (b && ref && ref.wall_s > 0) ratios.push(round1(b.wall_s / ref.wall_s, 3));
-  }
-  summary["bun/reference wall_s per round"] = ratios;
-  summary["bun/reference wall_s median"] = round1(median(ratios), 3);
+  const paired = (key: "wall_s" | "cpu_s") => {
+    const ratios: number[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      const b = results.find((r) => r.round === round && r.build === "bun");
+      const ref = results.find((r) => r.round === round && r.build === "reference");
+      if (b && ref && ref[key] > 0) ratios.push(round1(b[key] / ref[key], 3));
+    }
+    return ratios;
+  };
+  const wall = paired("wall_s");
+  summary["bun/reference wall_s per round"] = wall;
+  summary["bun/reference wall_s median"] = round1(median(wall), 3);
+  // CPU over the same window: what each build cost, less bent by other users' load than wall.
+  const cpu = paired("cpu_s");
+  summary["bun/reference cpu_s per round"] = cpu;
+  summary["bun/reference cpu_s median"] = round1(median(cpu), 3);
 }
 console.log(JSON.stringify(summary));
