@@ -10,7 +10,7 @@
  * chunks (its title and introduction, so it stays findable by meaning) and the rest go without.
  *
  * A page is told from its structure, not from one site's file names: many short lines that hold
- * a link make most of its content (a list, table or run of one-line paragraphs of links), or many
+ * a link make most of its lines and words (a list, table or run of one-line paragraphs of links), or many
  * links whose anchors are most of its words (an index flattened into long lines, as Sphinx's
  * genindex columns extract). The facet type `listing` or an index-like URL path (genindex,
  * modindex, bookindex, sitemap, toc, contents, tags, categories, archives) lowers the bars, never
@@ -28,6 +28,8 @@ export interface MarkdownShape {
   /** Content lines (list items, table rows, paragraphs) that hold a link and at most
    * `SHORT_ENTRY_WORDS` words: the entries of an index or table of contents. */
   readonly linkEntries: number;
+  /** Words of the link entries (their anchors and the rest of their lines). */
+  readonly linkEntryWords: number;
   /** Links in the content lines. */
   readonly links: number;
   /** Words of the content lines, each link counted by its anchor only (URLs are no words). */
@@ -58,9 +60,12 @@ export const SHORT_ENTRY_WORDS = 16;
 export const ALWAYS_EMBED_CHUNKS = 4;
 /** Leading chunks of an index-like page that keep their vectors. */
 export const INDEX_PAGE_VECTORS = 2;
-/** Link entries a page needs, and their share of its content lines, to read as an index. */
+/** Link entries a page needs, their share of its content lines and of its words, to read as an
+ * index (the share of words keeps a chapter whose many short lines of links are its own table of
+ * contents above long paragraphs). */
 export const MIN_LINK_ENTRIES = 40;
 export const MIN_LINK_ENTRY_SHARE = 0.6;
+export const MIN_LINK_ENTRY_WORD_SHARE = 0.5;
 /** Or links, and the share of its words in their anchors. */
 export const MIN_LINKS = 100;
 export const MIN_LINK_WORD_SHARE = 0.5;
@@ -68,6 +73,7 @@ export const MIN_LINK_WORD_SHARE = 0.5;
 export const HINTED = {
   linkEntries: 15,
   linkEntryShare: 0.4,
+  linkEntryWordShare: 0.3,
   links: 30,
   linkWordShare: 0.3,
 } as const;
@@ -92,6 +98,7 @@ function countWords(text: string): number {
 export function markdownShape(markdown: string): MarkdownShape {
   let contentLines = 0;
   let linkEntries = 0;
+  let linkEntryWords = 0;
   let links = 0;
   let words = 0;
   let linkWords = 0;
@@ -114,9 +121,12 @@ export function markdownShape(markdown: string): MarkdownShape {
     words += lineWords;
     links += anchors;
     linkWords += anchorWords;
-    if (anchors > 0 && lineWords <= SHORT_ENTRY_WORDS) linkEntries++;
+    if (anchors > 0 && lineWords <= SHORT_ENTRY_WORDS) {
+      linkEntries++;
+      linkEntryWords += lineWords;
+    }
   }
-  return { contentLines, linkEntries, links, words, linkWords };
+  return { contentLines, linkEntries, linkEntryWords, links, words, linkWords };
 }
 
 /** Whether the URL's path names a generated index or table of contents. */
@@ -137,6 +147,7 @@ export function indexEvidence(page: PageForVectors): string | null {
   const { shape } = page;
   const entryShare = shape.contentLines > 0 ? shape.linkEntries / shape.contentLines : 0;
   const wordShare = shape.words > 0 ? shape.linkWords / shape.words : 0;
+  const entryWordShare = shape.words > 0 ? shape.linkEntryWords / shape.words : 0;
   const hints: string[] = [];
   if (page.type === "listing") hints.push("type listing");
   if (indexLikePath(page.url)) hints.push("index-like path");
@@ -144,9 +155,12 @@ export function indexEvidence(page: PageForVectors): string | null {
   const because = (what: string) => (bars ? `${hints.join(", ")}; ${what}` : what);
   if (
     shape.linkEntries >= (bars?.linkEntries ?? MIN_LINK_ENTRIES) &&
-    entryShare >= (bars?.linkEntryShare ?? MIN_LINK_ENTRY_SHARE)
+    entryShare >= (bars?.linkEntryShare ?? MIN_LINK_ENTRY_SHARE) &&
+    entryWordShare >= (bars?.linkEntryWordShare ?? MIN_LINK_ENTRY_WORD_SHARE)
   )
-    return because(`${shape.linkEntries} of ${shape.contentLines} lines are short link entries`);
+    return because(
+      `${shape.linkEntries} of ${shape.contentLines} lines are short link entries (${pct(entryWordShare)} of the words)`,
+    );
   if (
     shape.links >= (bars?.links ?? MIN_LINKS) &&
     wordShare >= (bars?.linkWordShare ?? MIN_LINK_WORD_SHARE)

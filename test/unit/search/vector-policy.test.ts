@@ -37,6 +37,7 @@ describe("markdownShape", () => {
     expect(markdownShape(md)).toEqual({
       contentLines: 5,
       linkEntries: 3,
+      linkEntryWords: 1 + 6 + 6,
       links: 4,
       // 1 + 6 + 2 + 6 + the paragraph's words (its URL not among them)
       words: 1 + 6 + 2 + 6 + countWords(prose(1).replace(/\(http[^)]*\)/, "")),
@@ -92,9 +93,21 @@ describe("vectorDecision", () => {
     expect(vectorDecision(page(md, 40)).reason).toBeNull();
   });
 
+  test("a chapter whose own table of contents tops long paragraphs keeps all its vectors", () => {
+    // Most lines are link entries, but the paragraphs hold most of the words.
+    const md = [
+      ...toc.slice(0, 60),
+      ...Array.from({ length: 30 }, (_, i) => `${prose(i)} ${prose(i + 30)}`),
+    ].join("\n");
+    const shape = markdownShape(md);
+    expect(shape.linkEntries / shape.contentLines).toBeGreaterThanOrEqual(0.6);
+    expect(vectorDecision(page(md, 40)).reason).toBeNull();
+  });
+
   test("type listing or an index-like path lowers the bars", () => {
-    // 20 link entries, half the lines: too few to decide alone.
-    const md = [...toc.slice(0, 20), ...Array.from({ length: 20 }, (_, i) => prose(i))].join("\n");
+    // 20 link entries, half the lines and ~40% of the words: too few to decide alone.
+    const notes = Array.from({ length: 20 }, (_, i) => `Note ${i}, see above.`);
+    const md = [...toc.slice(0, 20), ...notes].join("\n");
     expect(vectorDecision(page(md, 12)).reason).toBeNull();
     expect(vectorDecision(page(md, 12, "/guide/page.html", "listing")).reason).toContain(
       "type listing",
