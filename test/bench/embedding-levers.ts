@@ -10,7 +10,8 @@
  * title and heading path the model reads before it); pages with an index-like URL path, of
  * facet type `listing`, and those `vector-policy.ts` would cut to their first chunks; link URLs
  * inside the chunk text (`[anchor](url)`: the url's pieces); pieces past the 128th of each text
- * (all-MiniLM-L6-v2 was trained on 128-token inputs); and the padding that batches of 2/4/8
+ * (all-MiniLM-L6-v2 was trained on 128-token inputs); chunks whose own text is a list of links,
+ * whatever their page (the policy's structure test per chunk: a finer cut than per page); and the padding that batches of 2/4/8
  * would carry when grouped by length, within the indexer's rounds of 64 chunks (what
  * `embedPassages` does) and over the whole crawl (the floor).
  *
@@ -76,6 +77,8 @@ interface Text {
   readonly textHash: number | bigint;
   /** The chunk is past the vectors its page keeps under the policy. */
   readonly policySkips: boolean;
+  /** The chunk's own text is a list of links (per chunk, whatever its page). */
+  readonly linkList: boolean;
   readonly listing: boolean;
   readonly indexPath: boolean;
 }
@@ -204,6 +207,7 @@ function texts(pages: readonly PageRow[], counter: TokenCounter, cuts: Cut[]): T
         hash: Bun.hash(text),
         textHash: Bun.hash(chunk.text),
         policySkips,
+        linkList: linkListChunk(chunk.text),
         listing,
         indexPath,
       });
@@ -219,6 +223,15 @@ function texts(pages: readonly PageRow[], counter: TokenCounter, cuts: Cut[]): T
       });
   }
   return out;
+}
+
+/** A chunk whose lines are mostly short link entries holding most of its words (the page
+ * policy's structure test, on one chunk). */
+function linkListChunk(text: string): boolean {
+  const s = markdownShape(text);
+  return (
+    s.linkEntries >= 3 && s.linkEntries >= 0.6 * s.contentLines && s.linkEntryWords >= 0.5 * s.words
+  );
 }
 
 /** Padding share when each group of texts is sorted by length and cut into batches of `size`. */
@@ -254,6 +267,9 @@ function levers(name: string, all: readonly Text[], cost: ((n: number) => number
   let pathChunks = 0;
   let policyPieces = 0;
   let policyChunks = 0;
+  let listChunks = 0;
+  let listPieces = 0;
+  let listTime = 0;
   let t = 0;
   const tShare = { repeats: 0, policy: 0, beyond128: 0, urls: 0, path: 0, left: 0, left128: 0 };
   for (const x of all) {
@@ -286,6 +302,11 @@ function levers(name: string, all: readonly Text[], cost: ((n: number) => number
       policyChunks++;
       tShare.policy += c;
     }
+    if (x.linkList) {
+      listChunks++;
+      listPieces += x.pieces;
+      listTime += c;
+    }
     // All three together: each distinct text once, the policy's cuts, link URLs out of the text.
     if (cost && !x.policySkips && !repeat) {
       const stripped = Math.max(2, x.pieces - x.urlPieces);
@@ -312,6 +333,8 @@ function levers(name: string, all: readonly Text[], cost: ((n: number) => number
     "type listing % pieces": pct(listingPieces, pieces),
     "vector policy cuts % chunks": pct(policyChunks, all.length),
     "vector policy cuts % pieces": pct(policyPieces, pieces),
+    "link-list chunks (per chunk) % chunks": pct(listChunks, all.length),
+    "link-list chunks (per chunk) % pieces": pct(listPieces, pieces),
     "link URLs % pieces": pct(urlPieces, pieces),
     "beyond 128 % pieces": pct(beyond, pieces),
     "texts over 128 %": pct(lengths.filter((n) => n > TRAINED).length, all.length),
@@ -323,6 +346,7 @@ function levers(name: string, all: readonly Text[], cost: ((n: number) => number
           "time % repeats": pct(tShare.repeats, t),
           "time % index-like URL path": pct(tShare.path, t),
           "time % vector policy cuts": pct(tShare.policy, t),
+          "time % link-list chunks": pct(listTime, t),
           "time % link URLs": pct(tShare.urls, t),
           "time % beyond 128": pct(tShare.beyond128, t),
           "time % left after dedup + policy + URLs out": pct(tShare.left, t),
