@@ -46,14 +46,18 @@ export async function startDocServer(): Promise<DocServerProcess> {
   return { ...info, stop: () => proc.kill() };
 }
 
-interface Window {
+export interface Window {
   readonly count: number;
   readonly first: number | null;
   readonly last: number | null;
   readonly statuses: Record<string, number>;
 }
 
-async function control(server: DocServerProcess, path: string, method = "GET"): Promise<Window> {
+export async function control(
+  server: DocServerProcess,
+  path: string,
+  method = "GET",
+): Promise<Window> {
   const resp = await fetch(`http://127.0.0.1:${server.control}${path}`, { method });
   return (await resp.json()) as Window;
 }
@@ -148,7 +152,7 @@ async function timed(
 }
 
 /** The bench's environment without WEBCORPUS_ settings: each crawler gets only its own. */
-function cleanEnv(): Record<string, string> {
+export function cleanEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env))
     if (v !== undefined && !k.startsWith("WEBCORPUS_")) env[k] = v;
