@@ -20,6 +20,7 @@ import {
   type Section,
   sectionTokens,
 } from "./markdown-sections.ts";
+import { anchorsOnly } from "./link-anchors.ts";
 import { MODEL_MAX_TOKENS } from "./model-files.ts";
 import type { TokenCounter } from "./word-pieces.ts";
 
@@ -42,13 +43,15 @@ export interface ChunkOptions {
 
 const HEADING_SEPARATOR = " > ";
 
-/** The string to embed: title and heading path as context, then the chunk text. */
+/** The string to embed: title and heading path as context, then the chunk text, its links
+ * reduced to their anchors (link-anchors.ts). */
 export function embeddingText(
   chunk: Pick<Chunk, "heading" | "text">,
   title?: string | null,
 ): string {
   const context = contextOf(title, chunk.heading);
-  return context ? `${context}\n\n${chunk.text}` : chunk.text;
+  const text = anchorsOnly(chunk.text);
+  return context ? `${context}\n\n${text}` : text;
 }
 
 function contextOf(title: string | null | undefined, heading: string): string {
