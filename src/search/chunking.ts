@@ -13,6 +13,7 @@
  * [CLS]/[SEP], so the whole embedding input fits the model's window.
  */
 import { type Piece, packWithOverlap, splitBlock } from "./chunk-splitting.ts";
+import { anchorsOnly } from "./link-anchors.ts";
 import {
   type Block,
   blockText,
@@ -20,7 +21,6 @@ import {
   type Section,
   sectionTokens,
 } from "./markdown-sections.ts";
-import { anchorsOnly } from "./link-anchors.ts";
 import { MODEL_MAX_TOKENS } from "./model-files.ts";
 import type { TokenCounter } from "./word-pieces.ts";
 
