@@ -27,7 +27,8 @@ const int = (min: number, max?: number): Kind =>
 
 /**
  * The settings table: the name after `WEBCORPUS_`, its kind, default (as text, the way the
- * environment gives it) and meaning. The README's configuration table is checked against it.
+ * environment gives it) and meaning. The settings table of docs/configuration.md is checked
+ * against it.
  */
 export const SETTINGS = {
   DATA_DIR: { kind: { type: "string", nonEmpty: true }, default: "./data", doc: "data dir" },

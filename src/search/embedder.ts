@@ -1,7 +1,8 @@
 /**
  * Sentence embeddings with all-MiniLM-L6-v2 through fastembed (patched: masked mean pooling, L2
- * normalisation, padding per batch, no prefixes, `embedBatch`; see patches/ and the README), on
- * onnxruntime-node's CPU provider, from the model files shipped in the repository.
+ * normalisation, padding per batch, no prefixes, `embedBatch`; see patches/ and
+ * docs/design-notes.md), on onnxruntime-node's CPU provider, from the model files shipped in the
+ * repository.
  *
  * Two graphs share one set of int8 weights: passages run on the int8-compute graph (2-3x faster);
  * queries and passages under `PRECISE_BELOW_TOKENS` run on the fp32-compute graph, because int8

@@ -2,7 +2,7 @@
  * The reference's contract suite (tests/test_contract.py), ported: pages, facets and search
  * parameters against CONTRACT.md, over a real socket, on a corpus written through the store's
  * write path (two companies, one on a shelf). The cases that need full-text search (q,
- * sort=relevance, search results) wait for the search engine; see the README.
+ * sort=relevance, search results) wait for the search engine; see docs/architecture.md.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { AUDIENCE_VALUES, FORMAT_VALUES, TYPE_VALUES } from "../../src/facets/vocabulary.ts";

@@ -7,7 +7,7 @@ import type { AppDeps } from "../deps.ts";
 import { models, responses } from "../responses.ts";
 
 const REGISTER =
-  "Register this address with an MCP client (transport: streamable HTTP); see the README. Tools: search, list_content, get_page, get_page_markdown, get_domain, get_domain_markdown, list_collections, get_collection, get_job, list_facets; with a key: start_crawl, place_on_shelf.";
+  "Register this address with an MCP client (transport: streamable HTTP); see docs/api.md. Tools: search, list_content, get_page, get_page_markdown, get_domain, get_domain_markdown, list_collections, get_collection, get_job, list_facets; with a key: start_crawl, place_on_shelf.";
 
 export function mcpRoutes(deps: AppDeps) {
   const endpoint = new McpEndpoint(deps.config, deps.store.read, toolRunner(toolTable(deps), deps));
