@@ -72,7 +72,7 @@ test("opening again applies nothing twice and keeps the data", () => {
   const migrations = again.read.$client
     .query<{ n: number }, []>("SELECT count(*) AS n FROM __drizzle_migrations")
     .get();
-  expect(migrations?.n).toBe(3);
+  expect(migrations?.n).toBe(4);
   again.close();
 });
 
