@@ -83,6 +83,11 @@ export const SETTINGS = {
   EMBED_VARIANT: { kind: { type: "enum", values: ["int8", "fp32"] }, default: "int8", doc: "" },
   EMBED_BATCH: { kind: int(1), default: "64", doc: "chunks per round" },
   EMBED_THREADS: { kind: int(0, 64), default: "0", doc: "embedding lanes" },
+  INDEX_PAGE_VECTORS: {
+    kind: { type: "enum", values: ["policy", "all"] },
+    default: "policy",
+    doc: "vectors of index pages",
+  },
   SHARD_MEMORY_MB: { kind: int(16), default: "2048", doc: "loaded index shards" },
   CHROMIUM_PATH: { kind: { type: "string" }, default: "", doc: "browser" },
   SCREENSHOT_TIMEOUT_S: {
@@ -147,6 +152,8 @@ export interface Config {
   readonly embedVariant: "int8" | "fp32";
   readonly embedBatch: number;
   readonly embedThreads: number;
+  /** `policy`: generated index pages keep vectors for their first chunks only (vector-policy.ts). */
+  readonly indexPageVectors: "policy" | "all";
   /** Estimated memory the loaded index shards may take before the least used are unloaded. */
   readonly shardMemoryMb: number;
   readonly chromiumPath: string | null;
@@ -418,6 +425,7 @@ export function loadConfig(
     embedVariant: get("EMBED_VARIANT"),
     embedBatch: get("EMBED_BATCH"),
     embedThreads: get("EMBED_THREADS"),
+    indexPageVectors: get("INDEX_PAGE_VECTORS"),
     shardMemoryMb: get("SHARD_MEMORY_MB"),
     chromiumPath: chromium ? chromium : null,
     screenshotTimeoutS: get("SCREENSHOT_TIMEOUT_S"),

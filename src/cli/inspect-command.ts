@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { registrableDomain } from "../crawl/domains.ts";
 import { processPage } from "../crawl/process-page.ts";
 import { normalizeUrl, pageId, urlHost } from "../crawl/urls.ts";
+import { indexEvidence, markdownShape } from "../search/vector-policy.ts";
 import { CliError } from "./context.ts";
 import { INSPECT_USAGE } from "./usage.ts";
 
@@ -67,6 +68,15 @@ export function inspectPage(
       simhash: page.simhash,
       body_links: doc.links.filter((l) => l.position === "body").length,
       template_links: doc.links.filter((l) => l.position === "template").length,
+      // Why the vector policy reads the page as a generated index (null: it does not). Without
+      // the model's tokenizer there are no chunks here; a crawl then gives vectors to the first
+      // chunks only, when the page has more than a few.
+      index_page: indexEvidence({
+        url,
+        type: facets.type,
+        chunks: 0,
+        shape: markdownShape(doc.markdown),
+      }),
     },
   };
 }

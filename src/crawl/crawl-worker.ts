@@ -59,6 +59,7 @@ noFTL((Tokenizer.prototype as unknown as { parse: () => void }).parse);
 const pacer = new RemotePacer();
 let fetcher: Fetcher | null = null;
 let chunker: Chunker | undefined;
+let vectorPolicy = true;
 
 /**
  * Pages processed between two full collections of this worker's heap. JSC sizes its heaps for
@@ -103,6 +104,7 @@ async function runPage(task: PageTask): Promise<void> {
     headers,
     sitemapLastmod: task.sitemapLastmod,
     ...(chunker ? { chunk: chunker } : {}),
+    vectorPolicy,
   });
   post({ type: "done", id: task.id, fetch: meta, outcome, page });
   if (++sinceGc >= PAGES_PER_GC) {
@@ -116,6 +118,7 @@ function init(config: Config, ca?: readonly string[]): void {
   // The model's own word pieces size the chunks (loaded once per worker).
   const counter = loadTokenCounter(modelFiles(config.modelDir, config.embedVariant).dir);
   chunker = (markdown, title) => chunkMarkdown(markdown, counter, { title });
+  vectorPolicy = config.indexPageVectors === "policy";
   fetcher = new Fetcher(fetcherOptions(config, { pacer, ...(ca ? { ca } : {}) }));
   post({ type: "ready" });
 }

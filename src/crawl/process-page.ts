@@ -6,6 +6,7 @@ import type { ChunkRow } from "../db/page-writes.ts";
 import type { ExtractedDocument } from "../extract/document.ts";
 import { extractDocument } from "../extract/extract-document.ts";
 import { type FacetExplanation, type PageFacets, scorePage } from "../facets/score-page.ts";
+import { markdownShape, type VectorDecision, vectorDecision } from "../search/vector-policy.ts";
 
 /** What a worker hands back: plain data, the DOM and the page text left behind. */
 export interface ProcessedPage {
@@ -16,7 +17,10 @@ export interface ProcessedPage {
   readonly boilerplate: number;
   /** 16 hex digits, or null for a page without text. */
   readonly simhash: string | null;
+  /** Those at index ≥ `vectors.vectors` are marked `vectorWanted: false`. */
   readonly chunks: readonly ChunkRow[];
+  /** How many leading chunks get vectors (vector-policy.ts); null without chunks or the policy. */
+  readonly vectors: VectorDecision | null;
   readonly contentHash: string;
   readonly textHash: string;
   /** CPU milliseconds of each stage. */
@@ -30,6 +34,8 @@ export interface ProcessOptions {
   /** The page's `<lastmod>` in a sitemap (YYYY-MM-DD). */
   readonly sitemapLastmod?: string | null;
   readonly chunk?: Chunker;
+  /** Apply the vector policy to the chunks (`WEBCORPUS_INDEX_PAGE_VECTORS=policy`). */
+  readonly vectorPolicy?: boolean;
 }
 
 const sha256 = (data: Uint8Array | string, chars: number) =>
@@ -72,8 +78,17 @@ export function processPage(
     sitemapLastmod: options.sitemapLastmod ?? null,
   });
   lap("facets");
-  const chunks = options.chunk ? options.chunk(doc.markdown, doc.title) : [];
+  let chunks = options.chunk ? options.chunk(doc.markdown, doc.title) : [];
   lap("chunk");
+  let vectors: VectorDecision | null = null;
+  if (options.vectorPolicy && chunks.length > 0) {
+    const shape = markdownShape(doc.markdown);
+    vectors = vectorDecision({ url, type: scored.facets.type, chunks: chunks.length, shape });
+    const keep = vectors.vectors;
+    if (keep < chunks.length)
+      chunks = chunks.map((c, n) => (n < keep ? c : { ...c, vectorWanted: false }));
+    lap("vectors");
+  }
   const simhash = doc.text
     ? BigInt.asUintN(64, scored.simhash).toString(16).padStart(16, "0")
     : null;
@@ -85,6 +100,7 @@ export function processPage(
     boilerplate: scored.boilerplate,
     simhash,
     chunks,
+    vectors,
     contentHash: contentHash(body),
     textHash: textHash(text || doc.markdown),
     timings,

@@ -18,6 +18,8 @@ export interface IndexPage {
     heading: string;
     text: string;
     embedded: boolean;
+    /** False: the vector policy gives it none (it never waits for the model). */
+    vectorWanted: boolean;
   }[];
 }
 
@@ -47,13 +49,15 @@ export function indexPages(db: Db, pageIds: readonly string[]): IndexPage[] {
       heading: chunks.heading,
       text: chunks.text,
       embedded: chunks.embedded,
+      vectorWanted: chunks.vectorWanted,
     })
     .from(chunks)
     .where(inArray(chunks.pageId, [...pageIds]))
     .orderBy(asc(chunks.pageId), asc(chunks.idx))
     .all()) {
     const list = byPage.get(c.pageId) ?? [];
-    list.push({ id: c.id, idx: c.idx, heading: c.heading, text: c.text, embedded: c.embedded });
+    const { id, idx, heading, text, embedded, vectorWanted } = c;
+    list.push({ id, idx, heading, text, embedded, vectorWanted });
     byPage.set(c.pageId, list);
   }
   return rows.map((r) => ({

@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import m0000 from "./migrations/0000_initial.sql" with { type: "file" };
 import m0001 from "./migrations/0001_chunks.sql" with { type: "file" };
 import m0002 from "./migrations/0002_vectors.sql" with { type: "file" };
+import m0003 from "./migrations/0003_vector_wanted.sql" with { type: "file" };
 import journal from "./migrations/meta/_journal.json";
 
 /** Relative path in the migrations folder → where the embedded copy is. */
@@ -17,6 +18,7 @@ export const MIGRATION_FILES: Readonly<Record<string, string>> = {
   "0000_initial.sql": m0000,
   "0001_chunks.sql": m0001,
   "0002_vectors.sql": m0002,
+  "0003_vector_wanted.sql": m0003,
 };
 
 const SOURCE = new URL("./migrations", import.meta.url).pathname;

@@ -25,6 +25,8 @@ export interface ChunkRow {
   readonly heading: string;
   readonly text: string;
   readonly tokens: number;
+  /** False: the page's vector policy gives this chunk no vector (stored embedded, text only). */
+  readonly vectorWanted?: boolean;
 }
 
 export interface PageFacets {
@@ -121,8 +123,9 @@ const SQL = {
     "INSERT INTO assets (page_id, url, kind, alt) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
   link: `INSERT INTO links (src_page_id, target_url, target_page_id, target_host, anchor, position, internal)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING`,
-  chunk: `INSERT INTO chunks (page_id, idx, heading, text, tokens, job_id)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
+  // A chunk the vector policy skips is not waiting for the model: stored embedded, no vector.
+  chunk: `INSERT INTO chunks (page_id, idx, heading, text, tokens, job_id, embedded, vector_wanted)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
   history: `INSERT INTO page_history
     (page_id, job_id, fetched_at, status, content_hash, changed, etag, last_modified, elapsed_ms)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
@@ -212,8 +215,19 @@ export function savePage(
         bool(l.internal),
       );
     const chunk = q(c, SQL.chunk);
-    for (const ch of page.chunks)
-      chunk.run(id, ch.index, ch.heading, ch.text, ch.tokens, page.jobId);
+    for (const ch of page.chunks) {
+      const wanted = ch.vectorWanted !== false;
+      chunk.run(
+        id,
+        ch.index,
+        ch.heading,
+        ch.text,
+        ch.tokens,
+        page.jobId,
+        bool(!wanted),
+        bool(wanted),
+      );
+    }
     q(c, SQL.history).run(
       id,
       page.jobId,

@@ -264,14 +264,19 @@ export const chunks = sqliteTable(
     jobId: text("job_id"),
     /** The vector it was embedded with (`vectors.id`); null until then. */
     vectorId: integer("vector_id"),
+    /** False when the page's vector policy (vector-policy.ts) gives it none: stored `embedded`
+     * with no vector, searchable by text only. */
+    vectorWanted: integer("vector_wanted", { mode: "boolean" }).notNull().default(true),
   },
   (t) => [
     index("chunks_page").on(t.pageId, t.idx),
     index("chunks_pending").on(t.embedded, t.id),
     index("chunks_job").on(t.jobId, t.embedded),
     // Chunks embedded before migration 0002 (their vectors only in the shards): empty once the
-    // indexer has copied them to `vectors`.
-    index("chunks_unstored").on(t.id).where(sql`${t.embedded} = 1 AND ${t.vectorId} IS NULL`),
+    // indexer has copied them to `vectors`. Chunks the policy gives no vector are not among them.
+    index("chunks_unstored")
+      .on(t.id)
+      .where(sql`${t.embedded} = 1 AND ${t.vectorId} IS NULL AND ${t.vectorWanted} = 1`),
   ],
 );
 

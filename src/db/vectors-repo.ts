@@ -79,14 +79,15 @@ export interface UnstoredChunk {
 
 /**
  * Up to `limit` chunks of the domain embedded before vectors were kept here (migration 0002):
- * their vectors are only in the shard (`chunks_unstored` finds them, empty afterwards).
+ * their vectors are only in the shard (`chunks_unstored` finds them, empty afterwards). Chunks the
+ * vector policy gives none are embedded without a vector too, and are not among them.
  */
 export function unstoredChunks(db: Db, domain: string, limit: number): UnstoredChunk[] {
   return db.$client
     .query<UnstoredChunk, [string, number]>(
       `SELECT c.id, c.page_id AS pageId, c.idx, c.heading, c.text, p.title
        FROM chunks c INDEXED BY chunks_unstored JOIN pages p ON p.id = c.page_id
-       WHERE c.embedded = 1 AND c.vector_id IS NULL AND p.domain = ?1
+       WHERE c.embedded = 1 AND c.vector_id IS NULL AND c.vector_wanted = 1 AND p.domain = ?1
        LIMIT ?2`,
     )
     .all(domain, limit);

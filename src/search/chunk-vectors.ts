@@ -58,16 +58,19 @@ export async function vectorsToStore(
   return { byDomain, rows };
 }
 
-/** The vectors SQLite holds for the pages' chunks under this model, by `chunks.id`. */
+/** The vectors SQLite holds for the pages' chunks under this model, by `chunks.id` (none for a
+ * chunk the vector policy skips, though another chunk of the same text has one). */
 export function storedChunkVectors(
   source: VectorSource,
   pages: readonly IndexPage[],
 ): Map<number, Float32Array> {
   const keyed = pages.flatMap((p) =>
-    p.chunks.map((c) => ({
-      id: c.id,
-      key: vectorKey(source.model, source.embeddingText(c, p.title)),
-    })),
+    p.chunks
+      .filter((c) => c.vectorWanted)
+      .map((c) => ({
+        id: c.id,
+        key: vectorKey(source.model, source.embeddingText(c, p.title)),
+      })),
   );
   const stored = storedVectors(
     source.db,

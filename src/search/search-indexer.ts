@@ -9,7 +9,13 @@
  * a crash anywhere loses nothing that SQLite has.
  */
 
-import { chunksToEmbed, domainPageVersions, indexPages, storedDomains } from "../db/chunks-repo.ts";
+import {
+  chunksToEmbed,
+  domainPageVersions,
+  type IndexPage,
+  indexPages,
+  storedDomains,
+} from "../db/chunks-repo.ts";
 import type { Db } from "../db/client.ts";
 import { nextEmbeddingBatch } from "../db/embedding-queue-repo.ts";
 import type { PageWrite } from "../db/page-writes.ts";
@@ -50,6 +56,14 @@ export interface IndexerOptions {
   /** Chunks embedded per round. */
   readonly batch: number;
   readonly log: (message: string) => void;
+}
+
+/** Chunks that want a vector and have none stored: they wait for the model (again). Chunks the
+ * vector policy gives none never do. */
+function unfound(pages: readonly IndexPage[], found: ReadonlyMap<number, unknown>): number[] {
+  return pages.flatMap((p) =>
+    p.chunks.filter((c) => c.vectorWanted && !found.has(c.id)).map((c) => c.id),
+  );
 }
 
 export function chunkId(pageId: string, idx: number): string {
@@ -145,10 +159,7 @@ export class SearchIndexer {
         }),
       );
       // Chunks SQLite holds no vector for (none was stored, or by another model) wait for one.
-      markChunksUnembedded(
-        db,
-        pages.flatMap((p) => p.chunks.filter((c) => !found.has(c.id)).map((c) => c.id)),
-      );
+      markChunksUnembedded(db, unfound(pages, found));
       this.rebuilding.set(domain, { done: Math.min(stale.length, i + 200), total: stale.length });
     }
     await this.#storeShardVectors(domain);
@@ -184,7 +195,7 @@ export class SearchIndexer {
     for (let i = 0; i < pageIds.length; i += 200) {
       const pages = indexPages(db, pageIds.slice(i, i + 200)).map((p) => ({
         ...p,
-        chunks: p.chunks.filter((c) => missing.get(p.pageId)?.has(c.idx)),
+        chunks: p.chunks.filter((c) => c.vectorWanted && missing.get(p.pageId)?.has(c.idx)),
       }));
       const found = lookUp
         ? storedChunkVectors(this.#vectors, pages)
@@ -196,10 +207,7 @@ export class SearchIndexer {
         }),
       );
       if (vectors.length > 0) await registry.setVectors(domain, vectors);
-      markChunksUnembedded(
-        db,
-        pages.flatMap((p) => p.chunks.filter((c) => !found.has(c.id)).map((c) => c.id)),
-      );
+      markChunksUnembedded(db, unfound(pages, found));
     }
   }
 

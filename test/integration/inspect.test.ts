@@ -41,7 +41,7 @@ test("a docs page: facets as the page read shows them, explained with --explain,
     markdown: string;
     explain: Record<string, string[]>;
     links: { anchor_text: string; position: string }[];
-    signals: { template_links: number };
+    signals: { template_links: number; index_page: string | null };
   };
   expect(page.id).toMatch(/^pg_[0-9a-f]{16}$/);
   expect(page.url).toBe(QUICKSTART_URL);
@@ -73,6 +73,7 @@ test("a docs page: facets as the page read shows them, explained with --explain,
     true,
   );
   expect(page.signals.template_links).toBeGreaterThan(0);
+  expect(page.signals.index_page).toBeNull();
   expect(!existsSync(dir) || readdirSync(dir).length === 0).toBe(true);
 });
 
@@ -129,4 +130,24 @@ test("binary data is refused", async () => {
   const { code, stderr } = await inspect([png, "--url", "https://a.test/image.png"]);
   expect(code).toBe(2);
   expect(stderr).toContain("binary data, not an HTML page");
+});
+
+test("a generated index page: signals.index_page says why the vector policy reads it so", async () => {
+  const dir = data();
+  const file = join(dir, "..", "genindex.html");
+  const entries = Array.from(
+    { length: 60 },
+    (_, i) => `<li><a href="/docs/term-${i}.html">term ${i}</a></li>`,
+  ).join("");
+  writeFileSync(
+    file,
+    `<!doctype html><html lang="en"><head><title>Index</title></head><body><main><h1>Index</h1><ul>${entries}</ul></main></body></html>`,
+  );
+  const { code, json } = await inspect(
+    [file, "--url", "https://docs.example.org/genindex.html"],
+    dir,
+  );
+  expect(code).toBe(0);
+  const signals = (json as { signals: { index_page: string | null } }).signals;
+  expect(signals.index_page).toContain("60 of 60 lines are short link entries");
 });

@@ -1,7 +1,9 @@
 import { Database } from "bun:sqlite";
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { openReader, openStore } from "../../src/db/client.ts";
 import { tempDir } from "../helpers/app.ts";
 
@@ -72,7 +74,7 @@ test("opening again applies nothing twice and keeps the data", () => {
   const migrations = again.read.$client
     .query<{ n: number }, []>("SELECT count(*) AS n FROM __drizzle_migrations")
     .get();
-  expect(migrations?.n).toBe(3);
+  expect(migrations?.n).toBe(4);
   again.close();
 });
 
@@ -107,5 +109,45 @@ test("foreign keys hold: a page's body goes with it", () => {
   );
   c.run("DELETE FROM pages WHERE id = 'pg_1'");
   expect(c.query<{ n: number }, []>("SELECT count(*) AS n FROM page_bodies").get()?.n).toBe(0);
+  store.close();
+});
+
+test("migration 0003 keeps old chunks wanting vectors: one embedded before 0002 is still found unstored", () => {
+  const path = freshPath();
+  // The database as migrations 0000-0002 left it, with a chunk embedded before vectors were
+  // kept in SQLite (its vector only in a shard) and one waiting.
+  const old = join(path, "..", "migrations-0002");
+  const source = join(import.meta.dir, "../../src/db/migrations");
+  const journal = JSON.parse(readFileSync(join(source, "meta/_journal.json"), "utf8")) as {
+    entries: { tag: string }[];
+  };
+  mkdirSync(join(old, "meta"), { recursive: true });
+  const kept = journal.entries.filter((e) => e.tag < "0003");
+  expect(kept.length).toBe(3);
+  writeFileSync(join(old, "meta/_journal.json"), JSON.stringify({ ...journal, entries: kept }));
+  for (const e of kept) copyFileSync(join(source, `${e.tag}.sql`), join(old, `${e.tag}.sql`));
+  const raw = new Database(path, { create: true });
+  migrate(drizzle(raw), { migrationsFolder: old });
+  raw.run(
+    "INSERT INTO chunks (page_id, idx, text, embedded) VALUES ('pg_old', 0, 'old', 1), ('pg_old', 1, 'waiting', 0)",
+  );
+  raw.close();
+
+  const store = openStore(path);
+  const rows = store.read.$client
+    .query<{ idx: number; embedded: number; wanted: number }, []>(
+      "SELECT idx, embedded, vector_wanted AS wanted FROM chunks ORDER BY idx",
+    )
+    .all();
+  expect(rows).toEqual([
+    { idx: 0, embedded: 1, wanted: 1 },
+    { idx: 1, embedded: 0, wanted: 1 },
+  ]);
+  const unstored = store.read.$client
+    .query<{ idx: number }, []>(
+      "SELECT idx FROM chunks INDEXED BY chunks_unstored WHERE embedded = 1 AND vector_id IS NULL AND vector_wanted = 1",
+    )
+    .all();
+  expect(unstored).toEqual([{ idx: 0 }]);
   store.close();
 });
