@@ -65,7 +65,9 @@ export function progressFigures(p: ProgressInput): ProgressFigures {
   // Over the job's life: embedding shares the lanes with other jobs and runs from its first page.
   // (Never shorter than the fetching: `finished_at` has whole seconds, `fetch_ended_at` not.)
   const lifeS = Math.max(p.elapsedS, p.fetchElapsedS);
-  const chunkRate = embedded !== null && lifeS > 1 ? embedded / lifeS : 0;
+  // A running job's first second is too noisy to rate; a final one may have lasted less.
+  const rated = lifeS > (p.final ? 0 : 1);
+  const chunkRate = embedded !== null && rated ? embedded / lifeS : 0;
   const searchable = e ? Math.max(0, p.indexed - e.pagesWaiting) : null;
   return {
     phase,
@@ -75,8 +77,7 @@ export function progressFigures(p: ProgressInput): ProgressFigures {
     embedded_chunks: embedded,
     chunks_per_s: e ? round1(chunkRate) : null,
     searchable,
-    searchable_per_min:
-      searchable === null ? null : round1(lifeS > 1 ? searchable / (lifeS / 60) : 0),
+    searchable_per_min: searchable === null ? null : round1(rated ? searchable / (lifeS / 60) : 0),
   };
 }
 

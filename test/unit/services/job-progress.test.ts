@@ -108,3 +108,22 @@ test("pages become searchable no faster than they were fetched, whatever the clo
   expect(f.pages_per_min).toBe(140.4);
   expect(f.searchable_per_min).toBe(140.4);
 });
+
+test("a job that was final within a second still has its rates (a running one's first second has none)", () => {
+  const quick = { ...base, indexed: 5, fetched: 5, elapsedS: 0, fetchElapsedS: 0.8 };
+  const done = progressFigures({
+    ...quick,
+    state: "completed",
+    final: true,
+    embedding: { chunks: 12, waiting: 0, pagesWaiting: 0 },
+  });
+  expect(done.chunks_per_s).toBe(15);
+  expect(done.searchable_per_min).toBe(375);
+  const running = progressFigures({
+    ...quick,
+    fetchEnded: false,
+    embedding: { chunks: 12, waiting: 6, pagesWaiting: 2 },
+  });
+  expect(running.chunks_per_s).toBe(0);
+  expect(running.searchable_per_min).toBe(0);
+});
