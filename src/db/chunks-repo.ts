@@ -104,6 +104,17 @@ export interface PendingChunk {
   readonly text: string;
 }
 
+/** What the embedder reads of a waiting chunk. */
+const PENDING_COLUMNS = {
+  id: chunks.id,
+  pageId: chunks.pageId,
+  idx: chunks.idx,
+  domain: pages.domain,
+  title: pages.title,
+  heading: chunks.heading,
+  text: chunks.text,
+};
+
 /** The oldest chunks still waiting for vectors. */
 export function chunksToEmbed(
   db: Db,
@@ -111,15 +122,7 @@ export function chunksToEmbed(
   excludeIds: readonly number[] = [],
 ): PendingChunk[] {
   return db
-    .select({
-      id: chunks.id,
-      pageId: chunks.pageId,
-      idx: chunks.idx,
-      domain: pages.domain,
-      title: pages.title,
-      heading: chunks.heading,
-      text: chunks.text,
-    })
+    .select(PENDING_COLUMNS)
     .from(chunks)
     .innerJoin(pages, eq(pages.id, chunks.pageId))
     .where(
@@ -147,15 +150,7 @@ export function embeddingBacklog(db: Db, jobId: string): number {
 export function pendingChunks(db: Db, ids: readonly number[]): PendingChunk[] {
   if (ids.length === 0) return [];
   return db
-    .select({
-      id: chunks.id,
-      pageId: chunks.pageId,
-      idx: chunks.idx,
-      domain: pages.domain,
-      title: pages.title,
-      heading: chunks.heading,
-      text: chunks.text,
-    })
+    .select(PENDING_COLUMNS)
     .from(chunks)
     .innerJoin(pages, eq(pages.id, chunks.pageId))
     .where(and(inArray(chunks.id, [...ids]), eq(chunks.embedded, false)))
