@@ -55,16 +55,30 @@ export function embeddingText(
 }
 
 function contextOf(title: string | null | undefined, heading: string): string {
-  const parts = title?.trim() ? [title.trim()] : [];
-  let path = heading ? heading.split(HEADING_SEPARATOR) : [];
-  if (parts.length > 0 && path.length > 0 && sameText(path[0] ?? "", parts[0] ?? "")) {
-    path = path.slice(1); // the page's H1 usually repeats its title
+  // Headings keep their links in the chunk's heading path; the model reads the anchors.
+  const path = heading ? heading.split(HEADING_SEPARATOR).map(anchorsOnly) : [];
+  const pageTitle = title?.trim() ?? "";
+  // The page's H1 is usually its title without the site's name, which every page repeats.
+  if (pageTitle === "" || (path.length > 0 && titleHolds(pageTitle, path[0] ?? ""))) {
+    return path.join(HEADING_SEPARATOR);
   }
-  return [...parts, ...path].join(HEADING_SEPARATOR);
+  return [pageTitle, ...path].join(HEADING_SEPARATOR);
 }
 
-function sameText(a: string, b: string): boolean {
-  return a.trim().toLowerCase() === b.trim().toLowerCase();
+/** Separators between a page's own title and its site's name ("os — Python 3.11 docs"). */
+const TITLE_SEPARATORS = [" — ", " – ", " - ", " | ", " · ", ": "];
+
+/** Whether `title` is `heading`, alone or beside the site's name: "`os` — Misc interfaces" in
+ * "os — Misc interfaces — Python 3.11.2 documentation". */
+function titleHolds(title: string, heading: string): boolean {
+  const t = plain(title);
+  const h = plain(heading);
+  if (h === "" || t === h) return t === h;
+  return TITLE_SEPARATORS.some((sep) => t.startsWith(h + sep) || t.endsWith(sep + h));
+}
+
+function plain(text: string): string {
+  return text.replace(/[`*_]/g, "").replace(/\s+/g, " ").trim().toLowerCase();
 }
 
 function commonPrefix(paths: readonly (readonly string[])[]): readonly string[] {

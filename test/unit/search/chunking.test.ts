@@ -175,6 +175,27 @@ describe("embeddingText", () => {
     expect(embeddingText(c, "Other")).toBe("Other > Guide > Install\n\nbody");
     expect(embeddingText({ heading: "", text: "body" }, null)).toBe("body");
   });
+
+  test("an H1 that is the title without the site's name stands for it; heading links read as anchors", () => {
+    const heading =
+      "[`optparse`](https://docs.python.org/library/optparse.html#module-optparse) — Parser for command line options > Option Callbacks";
+    expect(
+      embeddingText(
+        { heading, text: "body" },
+        "optparse — Parser for command line options — Python 3.11.2 documentation",
+      ),
+    ).toBe("`optparse` — Parser for command line options > Option Callbacks\n\nbody");
+    expect(
+      embeddingText({ heading: "Introduction > Scope", text: "body" }, "PostgreSQL: Introduction"),
+    ).toBe("Introduction > Scope\n\nbody");
+    // A heading that only begins the title's words is not the title: both stay.
+    expect(
+      embeddingText(
+        { heading: "Python > Install", text: "body" },
+        "Python on Windows FAQ — Python 3.11.2 documentation",
+      ),
+    ).toBe("Python on Windows FAQ — Python 3.11.2 documentation > Python > Install\n\nbody");
+  });
 });
 
 describe("real pages (committed HTML fixtures, extracted as the crawler extracts them)", () => {
