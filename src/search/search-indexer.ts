@@ -1,9 +1,9 @@
 /**
  * Keeps the domain shards level with SQLite, the system of record. A stored page goes into its
  * shard at once (searchable by text); its chunks then wait in SQLite (`embedded = 0`) until the
- * embedding workers give them vectors, which go into the shard's log, then into SQLite (by the
- * text embedded: a text already stored, or repeated in the batch, is not embedded again) in the
- * transaction that marks the chunks embedded. At start every shard is checked against SQLite: a
+ * embedding workers give them vectors, which go into SQLite (by the text embedded: a text already
+ * stored, or repeated in the batch, is not embedded again) in the transaction that marks the
+ * chunks embedded, then into the shard's log. At start every shard is checked against SQLite: a
  * missing, corrupt or outdated shard is rebuilt from it, vectors included, pages it lacks are
  * added, and only chunks whose vectors SQLite does not hold either wait for the model again, so
  * a crash anywhere loses nothing that SQLite has.
@@ -147,9 +147,7 @@ export class SearchIndexer {
     const lookUp = anyStoredVector(db);
     for (let i = 0; i < stale.length; i += 200) {
       const pages = indexPages(db, stale.slice(i, i + 200));
-      const found = lookUp
-        ? storedChunkVectors(this.#vectors, pages)
-        : new Map<number, Float32Array>();
+      const found = this.#storedVectors(pages, lookUp);
       await registry.upsertPages(
         domain,
         pages.map((p) => {
@@ -166,6 +164,11 @@ export class SearchIndexer {
     await this.#fillLostVectors(domain, wanted, lookUp);
     if (health !== "ok") await registry.markRebuilt(domain);
     this.rebuilding.delete(domain);
+  }
+
+  /** The pages' stored vectors by chunk id; none looked up when SQLite holds no vector at all. */
+  #storedVectors(pages: readonly IndexPage[], lookUp: boolean): Map<number, Float32Array> {
+    return lookUp ? storedChunkVectors(this.#vectors, pages) : new Map();
   }
 
   /** Vectors of chunks embedded before SQLite kept them are copied from the shard, once. */
@@ -197,9 +200,7 @@ export class SearchIndexer {
         ...p,
         chunks: p.chunks.filter((c) => c.vectorWanted && missing.get(p.pageId)?.has(c.idx)),
       }));
-      const found = lookUp
-        ? storedChunkVectors(this.#vectors, pages)
-        : new Map<number, Float32Array>();
+      const found = this.#storedVectors(pages, lookUp);
       const vectors = pages.flatMap((p) =>
         p.chunks.flatMap((c) => {
           const vector = found.get(c.id);

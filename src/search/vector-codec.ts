@@ -7,6 +7,7 @@
  * The indexer hands shards the decoded vector, live and when rebuilding, so a shard rebuilt from
  * SQLite quantizes the same floats to the same codes and answers vector searches as before.
  */
+import { quantizeInto } from "./vector-store.ts";
 
 /** Bytes of a key: 128 bits of SHA-256, collisions out of reach at any corpus size. */
 const KEY_BYTES = 16;
@@ -24,18 +25,8 @@ export function vectorKey(model: string, text: string): Buffer {
 export function encodeVector(vector: ArrayLike<number>): Buffer {
   const dim = vector.length;
   const out = Buffer.alloc(dim + 4);
-  let norm = 0;
-  let max = 0;
-  for (let i = 0; i < dim; i++) {
-    const x = vector[i] as number;
-    if (!Number.isFinite(x)) throw new RangeError("a vector holds a value that is not finite");
-    norm += x * x;
-    max = Math.max(max, Math.abs(x));
-  }
-  if (norm === 0) return out; // scale 0: no direction to keep
-  const inv = 127 / max;
-  for (let i = 0; i < dim; i++) out.writeInt8(Math.round((vector[i] as number) * inv), i);
-  out.writeFloatLE(max / 127 / Math.sqrt(norm), dim);
+  const scale = quantizeInto(vector, new Int8Array(out.buffer, out.byteOffset, dim), 0);
+  out.writeFloatLE(scale, dim); // 0 for a zero vector: no direction to keep
   return out;
 }
 

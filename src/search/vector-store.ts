@@ -17,6 +17,27 @@ export interface ScoredSlot {
 
 const QUERY_BYTES = 1024;
 
+/**
+ * Writes `vector`'s int8 codes (each component scaled by the largest one to ±127) to
+ * `codes[at…]` and gives the scale that turns them back into its unit vector; 0, and nothing
+ * written, for a zero vector. The one quantization of shards (here) and of SQLite (vector-codec.ts).
+ */
+export function quantizeInto(vector: ArrayLike<number>, codes: Int8Array, at: number): number {
+  let norm = 0;
+  let max = 0;
+  for (let i = 0; i < vector.length; i++) {
+    const x = vector[i] as number;
+    if (!Number.isFinite(x)) throw new RangeError("a vector holds a value that is not finite");
+    norm += x * x;
+    const a = Math.abs(x);
+    if (a > max) max = a;
+  }
+  if (norm === 0) return 0;
+  const inv = 127 / max;
+  for (let i = 0; i < vector.length; i++) codes[at + i] = Math.round((vector[i] as number) * inv);
+  return max / 127 / Math.sqrt(norm);
+}
+
 export class VectorStore {
   readonly dim: number;
   readonly #arena: VectorArena;
@@ -82,26 +103,14 @@ export class VectorStore {
     if (vector.length !== this.dim) {
       throw new RangeError(`a vector has ${vector.length} dimensions, this shard ${this.dim}`);
     }
-    let norm = 0;
-    let max = 0;
-    for (let i = 0; i < this.dim; i++) {
-      const x = vector[i] as number;
-      if (!Number.isFinite(x)) throw new RangeError("a vector holds a value that is not finite");
-      norm += x * x;
-      const a = Math.abs(x);
-      if (a > max) max = a;
-    }
     this.#ensure(slot);
-    if (norm === 0) {
+    const scale = quantizeInto(vector, this.#codes(), slot * this.dim);
+    if (scale === 0) {
       this.clear(slot);
       return;
     }
-    const codes = this.#codes();
-    const base = slot * this.dim;
-    const inv = 127 / max;
-    for (let i = 0; i < this.dim; i++) codes[base + i] = Math.round((vector[i] as number) * inv);
     if ((this.#scales[slot] as number) === 0) this.#count++;
-    this.#scales[slot] = max / 127 / Math.sqrt(norm);
+    this.#scales[slot] = scale;
   }
 
   /** Sets a row from its stored form (a snapshot's codes and scale). */
