@@ -9,11 +9,10 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { embeddingText } from "../../src/search/chunking.ts";
 import { EmbeddingPool } from "../../src/search/embedding-pool.ts";
-import { type PassageEmbedder, SearchIndexer } from "../../src/search/search-indexer.ts";
 import { openShardRegistry, type ShardRegistry } from "../../src/search/shard-registry.ts";
-import { vectorModelId } from "../../src/search/vector-model.ts";
 import { type SearchCrawler, searchCrawler } from "../helpers/crawl.ts";
 import { writePage } from "../helpers/pages.ts";
+import { countingEmbedder, restartedIndexer } from "../helpers/restarted-indexer.ts";
 import { serveSite, type TestSite } from "../helpers/site.ts";
 
 setDefaultTimeout(180_000);
@@ -60,30 +59,12 @@ let site: TestSite;
 let c: SearchCrawler;
 let pool: EmbeddingPool;
 /** Texts the restarted indexer handed to the model. */
-const modelTexts: string[] = [];
-const counted: PassageEmbedder = {
-  embedPassages(texts) {
-    modelTexts.push(...texts);
-    return pool.embedPassages(texts);
-  },
-};
+const { embedder: counted, texts: modelTexts } = countingEmbedder(() => pool);
 const queryVectors = new Map<string, Float32Array>();
 const answersBefore = new Map<string, { chunkId: string; score: number }[]>();
 
 const count = (sql: string) =>
   c.store.read.$client.query<{ n: number }, []>(sql).get()?.n ?? Number.NaN;
-
-function restartedIndexer(registry: ShardRegistry): SearchIndexer {
-  return new SearchIndexer({
-    registry,
-    db: c.store.write,
-    embedder: counted,
-    embeddingText: (chunk, title) => embeddingText(chunk, title),
-    vectorModel: vectorModelId(c.config.modelDir, c.config.embedVariant),
-    batch: 64,
-    log: () => {},
-  });
-}
 
 /** Vector hits per query; equal scores (chunks of one text) by chunk id, as slots may differ. */
 async function answers(registry: ShardRegistry, k = 10) {
@@ -143,7 +124,7 @@ test("shard files deleted while stopped: rebuilt from SQLite, same answers, no m
   expect(existsSync(join(dir, "acme.test.shard"))).toBe(false);
 
   const registry = await openShardRegistry(c.config);
-  const indexer = restartedIndexer(registry);
+  const indexer = restartedIndexer(c, registry, counted);
   try {
     await indexer.reconcile();
     await indexer.idle();
@@ -216,7 +197,7 @@ test("only texts SQLite lacks go to the model, each once however often it repeat
   }
   expect(count("SELECT count(*) AS n FROM chunks WHERE embedded = 0")).toBe(4);
   const registry = await openShardRegistry(c.config);
-  const indexer = restartedIndexer(registry);
+  const indexer = restartedIndexer(c, registry, counted);
   try {
     await indexer.reconcile();
     await indexer.idle();
@@ -235,7 +216,7 @@ test("a database from before the vectors table: vectors copied from the shard on
   c.store.write.$client.run("UPDATE chunks SET vector_id = NULL");
   const calls = modelTexts.length;
   const registry = await openShardRegistry(c.config);
-  const indexer = restartedIndexer(registry);
+  const indexer = restartedIndexer(c, registry, counted);
   let before: Map<string, { chunkId: string; score: number }[]>;
   try {
     await indexer.reconcile();
@@ -258,7 +239,7 @@ test("a database from before the vectors table: vectors copied from the shard on
   const dir = join(c.dataDir, "shards");
   for (const f of readdirSync(dir).filter((f) => f.startsWith("acme.test"))) rmSync(join(dir, f));
   const rebuilt = await openShardRegistry(c.config);
-  const again = restartedIndexer(rebuilt);
+  const again = restartedIndexer(c, rebuilt, counted);
   try {
     await again.reconcile();
     await again.idle();

@@ -10,13 +10,11 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { unstoredChunks } from "../../src/db/vectors-repo.ts";
-import { embeddingText } from "../../src/search/chunking.ts";
 import { EmbeddingPool } from "../../src/search/embedding-pool.ts";
-import { type PassageEmbedder, SearchIndexer } from "../../src/search/search-indexer.ts";
 import { openShardRegistry, type ShardRegistry } from "../../src/search/shard-registry.ts";
-import { vectorModelId } from "../../src/search/vector-model.ts";
 import { INDEX_PAGE_VECTORS } from "../../src/search/vector-policy.ts";
 import { type SearchCrawler, searchCrawler } from "../helpers/crawl.ts";
+import { countingEmbedder, restartedIndexer } from "../helpers/restarted-indexer.ts";
 import { serveSite, type TestSite } from "../helpers/site.ts";
 
 setDefaultTimeout(180_000);
@@ -54,13 +52,7 @@ let site: TestSite;
 let c: SearchCrawler;
 let pool: EmbeddingPool;
 /** Texts the restarted indexers handed to the model. */
-const modelTexts: string[] = [];
-const counted: PassageEmbedder = {
-  embedPassages(texts) {
-    modelTexts.push(...texts);
-    return pool.embedPassages(texts);
-  },
-};
+const { embedder: counted, texts: modelTexts } = countingEmbedder(() => pool);
 
 interface ChunkState {
   idx: number;
@@ -88,18 +80,6 @@ const skippedIds = () =>
     .filter((ch) => ch.wanted === 0)
     .map((ch) => `${indexPageId()}#${ch.idx}`)
     .sort();
-
-function restartedIndexer(registry: ShardRegistry): SearchIndexer {
-  return new SearchIndexer({
-    registry,
-    db: c.store.write,
-    embedder: counted,
-    embeddingText: (chunk, title) => embeddingText(chunk, title),
-    vectorModel: vectorModelId(c.config.modelDir, c.config.embedVariant),
-    batch: 64,
-    log: () => {},
-  });
-}
 
 async function rareHits(registry: ShardRegistry): Promise<string[]> {
   const shard = await registry.shard("acme.test");
@@ -150,7 +130,7 @@ test("an index page keeps vectors for its first chunks; the rest are embedded wi
 
 test("a restart queues none of the skipped chunks: reconcile, then a deleted shard rebuilt", async () => {
   await c.search.close();
-  const first = restartedIndexer(await openShardRegistry(c.config));
+  const first = restartedIndexer(c, await openShardRegistry(c.config), counted);
   try {
     await first.reconcile();
     await first.idle();
@@ -163,7 +143,7 @@ test("a restart queues none of the skipped chunks: reconcile, then a deleted sha
   const dir = join(c.dataDir, "shards");
   for (const f of readdirSync(dir).filter((f) => f.startsWith("acme.test"))) rmSync(join(dir, f));
   const registry = await openShardRegistry(c.config);
-  const second = restartedIndexer(registry);
+  const second = restartedIndexer(c, registry, counted);
   try {
     await second.reconcile();
     await second.idle();
