@@ -2,10 +2,12 @@
  * Our TypeBox schemas as plain JSON Schema for documents read by others (the OpenAPI document,
  * MCP tool schemas): Elysia's query integer (`anyOf` a numeric string or an integer, so a query
  * string can carry it) is written as the integer it means, and the keys only our validators read
- * (`error`, `x-param`, `x-field`) are left out.
+ * (`error`, `x-param`, `x-field`) are left out, as is `$id`: a schema registered as an Elysia
+ * model carries `"$id": "#/components/schemas/…"`, which moves the base URI of every `$ref` under
+ * it (Swagger UI's resolver error) and is not a valid `$id` (MCP clients refuse the tool).
  */
 
-const PRIVATE_KEYS = new Set(["error", "x-param", "x-field"]);
+const PRIVATE_KEYS = new Set(["error", "x-param", "x-field", "$id"]);
 
 type Json = unknown;
 

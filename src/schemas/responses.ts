@@ -13,28 +13,32 @@ const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 const time = (description?: string) =>
   t.String({ format: "date-time", ...(description ? { description } : {}) });
 
-export const Problem = t.Object(
-  {
-    type: t.String({ examples: ["urn:webcorpus:error:invalid_parameter"] }),
-    title: t.String(),
-    status: Type.Integer(),
-    detail: t.String(),
-    code: t.UnionEnum(Object.keys(PROBLEMS) as [string, ...string[]]),
-    errors: t.Optional(
-      t.Array(
-        t.Object({
-          param: t.Optional(t.String()),
-          field: t.Optional(t.String()),
-          message: t.String(),
-        }),
+/** A new Problem schema object each call (Elysia's model registry writes `$id` onto its own). */
+export const problemSchema = () =>
+  t.Object(
+    {
+      type: t.String({ examples: ["urn:webcorpus:error:invalid_parameter"] }),
+      title: t.String(),
+      status: Type.Integer(),
+      detail: t.String(),
+      code: t.UnionEnum(Object.keys(PROBLEMS) as [string, ...string[]]),
+      errors: t.Optional(
+        t.Array(
+          t.Object({
+            param: t.Optional(t.String()),
+            field: t.Optional(t.String()),
+            message: t.String(),
+          }),
+        ),
       ),
-    ),
-  },
-  {
-    additionalProperties: true,
-    description: "RFC 9457 problem details (application/problem+json).",
-  },
-);
+    },
+    {
+      additionalProperties: true,
+      description: "RFC 9457 problem details (application/problem+json).",
+    },
+  );
+
+export const Problem = problemSchema();
 
 export { Applied, filtersSchema, listSchema };
 

@@ -1,9 +1,13 @@
 /** Response maps for route declarations: the success schema plus the problems a route can answer. */
 import { Elysia, type TSchema } from "elysia";
-import { Problem } from "../schemas/responses.ts";
+import { problemSchema } from "../schemas/responses.ts";
 
-/** The Problem schema as a named model, so the OpenAPI document lists it once as a component. */
-export const models = new Elysia({ name: "models" }).model({ Problem });
+/**
+ * The Problem schema as a named model, so the OpenAPI document lists it once as a component.
+ * Elysia writes `$id` onto the schema it registers; its own copy keeps that off the shared `Problem`
+ * (MCP output schemas embed it, and a `$id` with a fragment is invalid JSON Schema there).
+ */
+export const models = new Elysia({ name: "models" }).model({ Problem: problemSchema() });
 
 const STATUSES = [400, 401, 403, 404, 405, 409, 413, 415, 429, 500, 501] as const;
 type Status = (typeof STATUSES)[number];

@@ -81,6 +81,8 @@ test("initialize and list the twelve tools, with JSON Schemas from the HTTP API'
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.outputSchema?.type).toBe("object");
       expect(JSON.stringify(tool.inputSchema)).not.toContain('"x-param"');
+      // A `$id` with a fragment is invalid JSON Schema: the Python SDK refuses every result.
+      expect(JSON.stringify(tool)).not.toContain('"$id"');
     }
     for (const name of WRITE_TOOLS) {
       expect(byName.get(name)?.description).toContain("API key");
