@@ -92,7 +92,35 @@ export function putShelf(
   });
 }
 
-/** Places a domain on a shelf (updating its reason); null when the shelf does not exist. */
+/** Makes a shelf unless one has this slug; true when it made it. */
+export function insertShelf(
+  db: Db,
+  shelf: { slug: string; name: string; description: string; at: string },
+): boolean {
+  const made = db
+    .insert(collections)
+    .values({
+      slug: shelf.slug,
+      name: shelf.name,
+      description: shelf.description,
+      createdAt: shelf.at,
+    })
+    .onConflictDoNothing()
+    .returning({ slug: collections.slug })
+    .all();
+  return made.length > 0;
+}
+
+export type PutMemberResult =
+  | { readonly outcome: "no_shelf" }
+  | { readonly outcome: "created" | "updated" }
+  /** An agent's placement left a person's as it was. */
+  | { readonly outcome: "kept"; readonly reason: string };
+
+/**
+ * Places a domain on a shelf (updating its reason). An agent never overwrites a person's
+ * placement: checked in the transaction that would write it.
+ */
 export function putMember(
   db: Db,
   member: {
@@ -102,8 +130,8 @@ export function putMember(
     placedBy: "person" | "agent";
     at: string;
   },
-): boolean | null {
-  return db.transaction((tx) => {
+): PutMemberResult {
+  return db.transaction((tx): PutMemberResult => {
     if (
       !tx
         .select({ slug: collections.slug })
@@ -111,15 +139,18 @@ export function putMember(
         .where(eq(collections.slug, member.slug))
         .get()
     ) {
-      return null;
+      return { outcome: "no_shelf" };
     }
     const existing = tx
-      .select({ domain: collectionMembers.domain })
+      .select({ reason: collectionMembers.reason, placedBy: collectionMembers.placedBy })
       .from(collectionMembers)
       .where(
         sql`${collectionMembers.slug} = ${member.slug} AND ${collectionMembers.domain} = ${member.domain}`,
       )
       .get();
+    if (existing?.placedBy === "person" && member.placedBy === "agent") {
+      return { outcome: "kept", reason: existing.reason };
+    }
     tx.insert(collectionMembers)
       .values({
         slug: member.slug,
@@ -133,7 +164,7 @@ export function putMember(
         set: { reason: member.reason, placedBy: member.placedBy, placedAt: member.at },
       })
       .run();
-    return existing === undefined;
+    return { outcome: existing === undefined ? "created" : "updated" };
   });
 }
 

@@ -1,7 +1,7 @@
 /**
- * Tool results: the HTTP API's JSON as structured content (and as text), markdown in parts
- * bounded by `max_chars` and `offset`, and errors as results carrying the RFC 9457 problem
- * document the HTTP API would send, with a hint saying what to change.
+ * Tool results: compact text for the model with the HTTP API's JSON as structured content,
+ * markdown in parts bounded by `max_chars` and `offset`, and errors as results carrying the
+ * RFC 9457 problem document the HTTP API would send, with a hint saying what to change.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { invalidParam, type ServiceError } from "../services/errors.ts";
@@ -21,15 +21,20 @@ const HINTS: Readonly<Record<string, string>> = {
   not_implemented: "This server runs without a search index; use list_content instead.",
 };
 
-export function ok(data: object): CallToolResult {
+/** A result: `text` for the model (text-answers.ts), the HTTP API's JSON as structured content. */
+export function answer(text: string, data: object): CallToolResult {
   return {
-    content: [{ type: "text", text: JSON.stringify(data) }],
+    content: [{ type: "text", text }],
     structuredContent: data as Record<string, unknown>,
   };
 }
 
+/** The JSON itself as the text, for a model that asked for all of it. */
+export const asJson = (data: object): CallToolResult => answer(JSON.stringify(data), data);
+
 export function toolError(err: ServiceError): CallToolResult {
   let hint = HINTS[err.code] ?? "";
+  if (err.code === "conflict" && !("job_id" in err.problem())) hint = "";
   const retry = err.headers["Retry-After"];
   if (err.code === "rate_limited" && retry)
     hint = `Too many crawl starts; call again in ${retry} s.`;

@@ -18,10 +18,10 @@ import type { KeyRecord } from "../db/keys-repo.ts";
 import { ServiceError } from "../services/errors.ts";
 import { requireScope } from "../services/keys-service.ts";
 import { VERSION } from "../version.ts";
-import { type ArgumentParser, argumentParser, jsonSchema } from "./arguments.ts";
+import { type ArgumentParser, argumentParser } from "./arguments.ts";
+import { publishedInput, publishedOutput } from "./published-schemas.ts";
 import { toolError } from "./results.ts";
 import { INSTRUCTIONS } from "./tool-descriptions.ts";
-import { outputSchema } from "./tool-schemas.ts";
 import type { Tool, ToolContext } from "./tools.ts";
 
 const log = (message: string, err: unknown) => {
@@ -44,10 +44,9 @@ export function toolRunner(tools: readonly Tool[], deps: ToolContext["deps"]): T
     byName.set(tool.name, { tool, parser: argumentParser(tool.input, tool.where) });
   const listed: ListedTool[] = tools.map((tool) => ({
     name: tool.name,
-    title: tool.name.replace(/_/g, " "),
     description: tool.description,
-    inputSchema: jsonSchema(tool.input) as ListedTool["inputSchema"],
-    outputSchema: outputSchema(tool.output) as ListedTool["outputSchema"],
+    inputSchema: publishedInput(tool.input) as ListedTool["inputSchema"],
+    outputSchema: publishedOutput(tool.output, tool.outputFields) as ListedTool["outputSchema"],
     annotations: tool.annotations,
   }));
   return {

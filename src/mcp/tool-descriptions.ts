@@ -1,33 +1,72 @@
-/** What each MCP tool is for, when to use it and how large its answer is: read by the model. */
+/**
+ * What each MCP tool is for, when to use it and what comes back: read by the model on every turn
+ * (tools/list), so each word earns its place. `INSTRUCTIONS` is sent once, at initialize.
+ */
 
-export const INSTRUCTIONS = `webcorpus serves an indexed corpus of company websites: pages as clean markdown with facets (type, format, audience, locale, topics, technicality, depth, originality, promotional, has_code, words, published) and per-domain records.
-Typical flow: \`search\` (passages answering a question) or \`list_content\` (pages by facet filters) -> \`get_page_markdown\` for the text of a page you picked. \`list_facets\` gives the valid filter values. \`get_domain\` describes a crawled site; \`get_domain_markdown\` bundles its pages into one document. Shelves group companies: \`list_collections\`, \`get_collection\`.
+export const INSTRUCTIONS = `webcorpus serves an indexed corpus of company websites: pages as clean markdown with facets (type, format, audience, locale, topics, scores, words, published) and per-domain records.
+Typical flow: \`search\` (passages answering a question) or \`list_content\` (pages by facet filters) -> \`get_page_markdown\` for a page's text. \`list_facets\` gives the valid filter values and counts. \`get_domain\` tells how complete and fresh a company's pages are; \`get_domain_markdown\` bundles them into one document. Shelves group companies: \`list_collections\`, \`get_collection\`.
 With an API key (HTTP header \`Authorization: Bearer <key>\`): \`start_crawl\` indexes a new root domain (follow it with \`get_job\`), \`place_on_shelf\` files a company on a shelf.
-Arguments mirror the HTTP API's parameters (GET /api/content, /api/search, …); a comma-list parameter takes a list of strings too. Results are the HTTP API's JSON. A failed call is a tool error whose structured content is the RFC 9457 problem document the HTTP API would send.`;
+Results are compact text for you to read; the full JSON of the HTTP API (GET /api/content, /api/search, …) is the structured content. A failed call is a tool error saying what to change.`;
 
-const KEY = "Needs an API key (HTTP header Authorization: Bearer <key>).";
+const KEY = "Needs an API key.";
 
 export const DESCRIPTIONS = {
   search:
-    "Search the corpus for passages that answer a question or mention a subject (hybrid full-text + semantic ranking, reciprocal rank fusion). Use it first when you have a question; use list_content instead to browse pages by facets. Returns up to `limit` passages (each ~1-2k characters: text, heading path, page_id, url, title, score), so a result of 10 is roughly 10-20k characters. Read a whole page with get_page_markdown(page_id).",
+    "Passages answering a question (full-text + semantic); use it first. Each hit: title, heading path, passage (≤1,000 chars), page_id, URL.",
   list_content:
-    "List pages filtered by facets (domain, shelf, type, format, audience, locale, topics, score thresholds, has_code, words, published date), sorted (cited, published, words, technicality, depth, originality, promotional, indexed). Use it to find pages of a kind, e.g. the most cited docs pages of a domain; use search for passages answering a question. Returns page metadata and facets without the text (~600 characters per page), `total` matches and paging by limit/offset; arguments it does not know are listed in filters.unrecognized. Valid facet values: list_facets.",
+    "Pages by facet filters and sort (e.g. a domain's most cited docs), without text: one line each with title, URL, page_id, type/format, words, date.",
   get_page:
-    "One page as JSON: url, canonical_url, title, domain, shelves, facets, inlinks_body, assets, screenshots, fetch history and the pages citing it (cited_by), plus its full markdown unless markdown=false. The markdown can be long (tens of thousands of characters): for the text alone, with a size limit, use get_page_markdown; for metadata alone pass markdown=false (~2-5k characters).",
+    "A page's metadata (facets, scores, shelves, citing pages), then its markdown unless markdown=false. For long text use get_page_markdown.",
   get_page_markdown:
-    "The text of one page as markdown, starting with a YAML frontmatter block (id, url, canonical_url, title, domain, locale, type, published, fetched_at, words). Use it to read a page found with search or list_content. Returns at most max_chars characters (default 20000); `truncated` and `next_offset` say when there is more, and the text ends with a note saying how to get it.",
+    "A page's text as markdown with a YAML frontmatter, at most max_chars; the end says the offset to read on.",
   get_domain:
-    "The record of one crawled company domain: coverage (known and indexed pages, buckets, an estimate range of the site's total public pages), health (robots.txt, error rate, response time, last job), properties per language, sitemaps, changes since the previous crawl, domains it links to, and its shelves. Use it to judge how complete and fresh the corpus is for a company. A few thousand characters.",
+    "How complete and fresh a company's corpus is: pages indexed and known, estimated site size, errors, locales, changes, linked domains. full=true: all of it.",
   get_domain_markdown:
-    "Many pages of one domain bundled into one markdown document: a frontmatter block (domain, pages_included, pages_left_out, filters), then each page, most cited first, as a level-1 heading with its source URL and body. Use it to read a company's site (or its docs: type=['docs'], technicality_min) in one go. Large: pass max_chars (default 20000) and page on with offset; `truncated` says when there is more.",
+    "A company's pages in one markdown document, most cited first; at most max_chars, read on with offset.",
   list_collections:
-    "The shelves (collections) that group companies: slug, name, description, number of companies and how many are crawled. Use the slug with get_collection, or as the `collection` filter of search and list_content. Small.",
+    "Shelves grouping companies. A slug is the `collection` filter of search and list_content.",
   get_collection:
-    "One shelf with its members: each company's domain, the reason it is on the shelf, who placed it (person or agent) and when, whether it is crawled and how many pages it has. About 200 characters per member.",
+    "A shelf's companies: domain, reason, placed by (person or agent), pages indexed.",
   get_job:
-    "Status of a crawl job (as returned by start_crawl): state (queued, running, completed, partial, failed, cancelled), progress (indexed, pending, pages per minute, ETA range) and coverage buckets accounting for every URL found, with sample URLs. Poll it after start_crawl; a few thousand characters.",
+    "A crawl job's state, progress (pages, rates, ETA, embedding), coverage buckets of every URL found. Poll after start_crawl; full=true adds sample URLs.",
   list_facets:
-    "Every facet (type, format, audience, topics, locale, has_code, the scores, words, published) with its filter parameter, its values with one-line definitions and the number of pages per value, optionally counted within domains or a shelf. Call it before filtering search or list_content to use values that exist. About 10k characters.",
-  start_crawl: `${KEY} Start crawling a company's root domain (e.g. example.com; its subdomains are included) to add its pages to the corpus. Returns at once with a job_id; follow it with get_job. A domain with an active job (queued or fetching; not one only embedding) is refused (conflict) naming that job. Small answer.`,
-  place_on_shelf: `${KEY} Put a company (root domain, crawled or not) on an existing shelf (see list_collections) with the reason it belongs there; recorded as placed_by=agent. Placing it again updates the reason. Returns the membership as the HTTP API does, plus created (false when it was there already).`,
+    "Each facet's filter argument and values with page counts (in domains or a shelf). Use before filtering.",
+  start_crawl: `${KEY} Crawl a company's root domain (with subdomains) into the corpus. Returns a job_id at once: follow it with get_job. Refused while the domain has a queued or fetching job.`,
+  place_on_shelf: `${KEY} Put a company on a shelf with a reason, as placed by an agent; a new slug makes a new shelf. A person's placement is never changed.`,
 } as const;
+
+/**
+ * Argument descriptions shorter than the HTTP parameters' (which the OpenAPI document keeps);
+ * an argument not named here keeps its HTTP description.
+ */
+export const ARGUMENT_NOTES: Readonly<Record<string, string>> = {
+  q: "",
+  domain: "",
+  collection: "Shelf slug.",
+  locale: "BCP 47; `de` matches de-DE.",
+  topics: "list_facets",
+  technicality_min: "",
+  depth_min: "",
+  originality_min: "",
+  promotional_max: "",
+  words_min: "",
+  published_after: "YYYY-MM-DD.",
+  sort: "Default: relevance with q, else cited.",
+  type: "docs, blog, pricing… (list_facets)",
+  format: "list_facets",
+  audience: "list_facets",
+  has_code: "",
+  page_id: "From search or list_content.",
+  markdown: "",
+  explain: "true: facet signals.",
+  max_chars: "",
+  offset: "",
+  limit: "",
+  slug: "",
+  job_id: "",
+  budget: "Most pages fetched.",
+  refresh: "Re-fetch indexed pages.",
+  force: "Re-index unchanged pages too.",
+  shots: "Pages to screenshot.",
+  reason: "Why it belongs.",
+};

@@ -6,7 +6,7 @@ import { type TObject, type TSchema, Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import type { Config } from "../config.ts";
 import { AUDIENCE_VALUES, FORMAT_VALUES, TOPIC_VALUES, TYPE_VALUES } from "../facets/vocabulary.ts";
-import { intField, stringField } from "../schemas/fields.ts";
+import { boolField, intField, stringField } from "../schemas/fields.ts";
 import {
   bundleQuery,
   contentQuery,
@@ -29,12 +29,11 @@ import {
   Member,
   Page,
   PageSummary,
-  Problem,
   SearchResult,
   Shelf,
   ShelfWithMembers,
 } from "../schemas/responses.ts";
-import { jsonSchema, toolSchema, type Vocabularies } from "./arguments.ts";
+import { toolSchema, type Vocabularies } from "./arguments.ts";
 import { DEFAULT_MAX_CHARS, MAX_MAX_CHARS } from "./results.ts";
 
 /** The comma-list parameters and the values their items may take. */
@@ -78,6 +77,13 @@ const MarkdownPart = (key: "page_id" | "domain") =>
     }),
   });
 
+/** An MCP-only switch from the compact text answer to more of the record. */
+const moreArg = (name: string, description: string) =>
+  t.Optional(boolField(name, { default: false, description }));
+
+/** The list arguments of a single-domain tool: its `domain` is one domain, not a list. */
+const { domain: _one, ...BUNDLE_LISTS } = LISTS;
+
 export function toolSchemas(config: Config) {
   const args = {
     search: toolSchema(searchQuery(config), LISTS),
@@ -85,7 +91,10 @@ export function toolSchemas(config: Config) {
     get_page: toolSchema(t.Object({ ...pageIdParams.properties, ...pageQuery.properties })),
     get_page_markdown: toolSchema(t.Object({ ...pageIdParams.properties, ...markdownArgs })),
     get_domain: toolSchema(
-      t.Object({ domain: domainArg("A root domain; a subdomain names its company.") }),
+      t.Object({
+        domain: domainArg("A root domain; a subdomain names its company."),
+        full: moreArg("full", "true: all of it, as JSON."),
+      }),
     ),
     get_domain_markdown: toolSchema(
       t.Object({
@@ -93,12 +102,23 @@ export function toolSchemas(config: Config) {
         ...bundleQuery(config).properties,
         ...markdownArgs,
       }),
-      LISTS,
+      BUNDLE_LISTS,
     ),
     list_collections: t.Object({}),
     get_collection: toolSchema(slugParams),
-    get_job: toolSchema(jobIdParams),
-    list_facets: toolSchema(facetsQuery, LISTS),
+    get_job: toolSchema(
+      t.Object({
+        ...jobIdParams.properties,
+        full: moreArg("full", "true: all of it, as JSON."),
+      }),
+    ),
+    list_facets: toolSchema(
+      t.Object({
+        ...facetsQuery.properties,
+        definitions: moreArg("definitions", "true: define each value."),
+      }),
+      LISTS,
+    ),
     start_crawl: toolSchema(crawlBody(config)),
     place_on_shelf: toolSchema(
       t.Object({
@@ -109,6 +129,13 @@ export function toolSchemas(config: Config) {
         }),
         domain: memberBody.properties.domain,
         reason: memberBody.properties.reason,
+        shelf_name: t.Optional(
+          stringField("shelf_name", {
+            where: "field",
+            description: "Name of a new shelf.",
+            maxLength: 200,
+          }),
+        ),
       }),
     ),
   } satisfies Record<string, TObject>;
@@ -130,9 +157,21 @@ export function toolSchemas(config: Config) {
 }
 
 /**
- * A tool's output schema: its result, or (for a tool error) the RFC 9457 problem document. Both
- * are objects; clients validate structured content against this whether or not it is an error.
+ * The result fields a tool's published output schema names (src/mcp/published-schemas.ts): the
+ * ones a client reads; the others are still in the structured content, and every field is in
+ * the OpenAPI document's schema of the HTTP twin.
  */
-export function outputSchema(result: TSchema): Record<string, unknown> {
-  return { type: "object", anyOf: [jsonSchema(result), jsonSchema(Problem)] };
-}
+export const OUTPUT_FIELDS = {
+  search: ["data", "query"],
+  list_content: ["data", "total"],
+  get_page: ["id", "url", "facets"],
+  get_page_markdown: ["markdown", "truncated"],
+  get_domain: ["domain", "coverage", "health"],
+  get_domain_markdown: ["markdown", "truncated"],
+  list_collections: ["data", "total"],
+  get_collection: ["slug", "members"],
+  get_job: ["state", "progress", "coverage"],
+  list_facets: ["data", "pages"],
+  start_crawl: ["job_id", "state"],
+  place_on_shelf: ["domain", "placed_by", "created"],
+} as const satisfies Record<string, readonly string[]>;

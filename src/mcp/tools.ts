@@ -1,6 +1,7 @@
 /**
  * The MCP tools: each one takes the arguments of its HTTP twin, calls the same service and
- * answers the same JSON (markdown tools answer the text in parts).
+ * answers its JSON as structured content, with compact text for the model (text-answers.ts);
+ * markdown tools answer the text in parts.
  */
 
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
@@ -19,9 +20,21 @@ import { withPrefix } from "../services/ids.ts";
 import { jobView, requireJob } from "../services/jobs-service.ts";
 import { checkSlug, joinList } from "../services/params.ts";
 import { search, searchRequest, textPages } from "../services/search-service.ts";
-import { DEFAULT_MAX_CHARS, markdownResult, ok } from "./results.ts";
+import { answer, asJson, DEFAULT_MAX_CHARS, markdownResult } from "./results.ts";
+import {
+  contentText,
+  crawlText,
+  domainText,
+  facetsText,
+  jobText,
+  pageText,
+  placedText,
+  searchText,
+  shelfText,
+  shelvesText,
+} from "./text-answers.ts";
 import { DESCRIPTIONS } from "./tool-descriptions.ts";
-import { LISTS, toolSchemas } from "./tool-schemas.ts";
+import { LISTS, OUTPUT_FIELDS, toolSchemas } from "./tool-schemas.ts";
 
 export interface ToolContext {
   readonly deps: AppDeps;
@@ -35,6 +48,8 @@ export interface Tool {
   readonly description: string;
   readonly input: TObject;
   readonly output: TObject;
+  /** The result fields its published output schema names. */
+  readonly outputFields: readonly string[];
   readonly annotations: ToolAnnotations;
   /** Bad arguments are body fields (`invalid_body`) rather than parameters. */
   readonly where: "param" | "field";
@@ -42,8 +57,10 @@ export interface Tool {
   run(args: Record<string, unknown>, ctx: ToolContext): CallToolResult | Promise<CallToolResult>;
 }
 
-const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
-const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, openWorldHint: true };
+// Only what a client acts on and differs from the spec's defaults (readOnlyHint false,
+// destructiveHint true): every client reads the list on every turn.
+const READ: ToolAnnotations = { readOnlyHint: true };
+const WRITE: ToolAnnotations = { destructiveHint: false };
 
 /** List arguments given as arrays, joined into the comma lists the services take. */
 function joined<T extends Record<string, unknown>>(args: T): T {
@@ -70,6 +87,7 @@ export function toolTable(deps: AppDeps): Tool[] {
     description: DESCRIPTIONS[name],
     input: A[name],
     output: R[name] as TObject,
+    outputFields: OUTPUT_FIELDS[name],
     annotations: options.write ? WRITE : READ,
     where: options.write ? "field" : "param",
     write: options.write ?? false,
@@ -83,28 +101,31 @@ export function toolTable(deps: AppDeps): Tool[] {
         throw notImplemented("search on this server (it has no search index)");
       }
       const result = await search({ config, db: store.read, ...deps.search }, args);
-      return ok({
+      const data = {
         data: result.data,
         query: result.query,
         mode: result.mode,
         limit: result.limit,
-        filters: { applied: result.applied, unrecognized: ctx.unrecognized },
-      });
+        filters: { applied: result.applied, unrecognized: [...ctx.unrecognized] },
+      };
+      return answer(searchText(data), data);
     }),
-    define("list_content", {}, async (args, ctx) =>
-      ok(
-        envelope(
-          await listContent(
-            store.read,
-            config,
-            args,
-            deps.search ? textPages({ config, db: store.read, ...deps.search }) : null,
-          ),
-          ctx.unrecognized,
+    define("list_content", {}, async (args, ctx) => {
+      const list = envelope(
+        await listContent(
+          store.read,
+          config,
+          args,
+          deps.search ? textPages({ config, db: store.read, ...deps.search }) : null,
         ),
-      ),
-    ),
-    define("get_page", {}, (args) => ok(pageView(store.read, args.page_id, args))),
+        ctx.unrecognized,
+      );
+      return answer(contentText(list), list);
+    }),
+    define("get_page", {}, (args) => {
+      const page = pageView(store.read, args.page_id, args);
+      return args.explain ? asJson(page) : answer(pageText(page), page);
+    }),
     define("get_page_markdown", {}, (args) =>
       markdownResult(
         { page_id: withPrefix("pg_", args.page_id).toLowerCase() },
@@ -113,7 +134,10 @@ export function toolTable(deps: AppDeps): Tool[] {
         args.max_chars ?? DEFAULT_MAX_CHARS,
       ),
     ),
-    define("get_domain", {}, (args) => ok(domainRecord(store.read, args.domain, allow, "domain"))),
+    define("get_domain", {}, (args) => {
+      const record = domainRecord(store.read, args.domain, allow, "domain");
+      return args.full ? asJson(record) : answer(domainText(record), record);
+    }),
     define("get_domain_markdown", {}, (args) => {
       const bundle = domainBundle(store.read, args.domain, args, {
         allowPrivateSuffixes: allow,
@@ -126,21 +150,25 @@ export function toolTable(deps: AppDeps): Tool[] {
         args.max_chars ?? DEFAULT_MAX_CHARS,
       );
     }),
-    define("list_collections", {}, (_args, ctx) =>
-      ok(envelope(shelfList(store.read), ctx.unrecognized)),
-    ),
-    define("get_collection", {}, (args) => ok(collectionView(store.read, args.slug))),
-    define("get_job", {}, (args) =>
-      ok(
-        jobView(
-          { db: store.read, embeddingBacklog: deps.embeddingBacklog },
-          requireJob(store.read, args.job_id),
-        ),
-      ),
-    ),
-    define("list_facets", {}, (args, ctx) =>
-      ok(facetList(store.read, config, args, ctx.unrecognized)),
-    ),
+    define("list_collections", {}, (_args, ctx) => {
+      const list = envelope(shelfList(store.read), ctx.unrecognized);
+      return answer(shelvesText(list), list);
+    }),
+    define("get_collection", {}, (args) => {
+      const shelf = collectionView(store.read, args.slug);
+      return answer(shelfText(shelf), shelf);
+    }),
+    define("get_job", {}, (args) => {
+      const job = jobView(
+        { db: store.read, embeddingBacklog: deps.embeddingBacklog },
+        requireJob(store.read, args.job_id),
+      );
+      return args.full ? asJson(job) : answer(jobText(job), job);
+    }),
+    define("list_facets", {}, (args, ctx) => {
+      const list = facetList(store.read, config, args, ctx.unrecognized);
+      return answer(facetsText(list, args.definitions ?? false), list);
+    }),
     define("start_crawl", { write: true }, (args, ctx) => {
       const job = startCrawl(
         store.write,
@@ -149,16 +177,24 @@ export function toolTable(deps: AppDeps): Tool[] {
         deps.limiter,
       );
       deps.onCrawlQueued?.();
-      return ok({ job_id: job.id, state: "queued", domain: job.domain });
+      const data = { job_id: job.id, state: "queued", domain: job.domain };
+      return answer(crawlText(data), data);
     }),
     define("place_on_shelf", { write: true }, (args) => {
       const slug = checkSlug(args.collection, "collection");
-      const { member, created } = placeOnShelf(store.write, config, slug, {
-        domain: args.domain,
-        ...(args.reason === undefined ? {} : { reason: args.reason }),
-        placed_by: "agent",
-      });
-      return ok({ ...member, created });
+      const { member, created, shelfCreated } = placeOnShelf(
+        store.write,
+        config,
+        slug,
+        {
+          domain: args.domain,
+          ...(args.reason === undefined ? {} : { reason: args.reason }),
+          placed_by: "agent",
+        },
+        { createShelf: args.shelf_name === undefined ? {} : { name: args.shelf_name } },
+      );
+      const data = { ...member, created };
+      return answer(placedText(slug, data, shelfCreated), data);
     }),
   ];
 }

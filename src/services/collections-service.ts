@@ -5,6 +5,7 @@ import type { Db } from "../db/client.ts";
 import {
   deleteMember,
   getShelf,
+  insertShelf,
   listShelves,
   putMember,
   putShelf,
@@ -13,7 +14,7 @@ import {
 } from "../db/collections-repo.ts";
 import { isoNow } from "./clock.ts";
 import type { ListPage } from "./envelope.ts";
-import { invalidBody, invalidParam, notFound } from "./errors.ts";
+import { conflict, invalidBody, invalidParam, notFound } from "./errors.ts";
 import { checkSlug } from "./params.ts";
 
 export type PlacedBy = "person" | "agent";
@@ -65,25 +66,44 @@ function rootDomain(config: Config, value: string, where: "field" | "param"): st
   }
 }
 
+/** A shelf's name from its slug: "dev-tools" → "Dev tools". */
+const nameOf = (slug: string) => {
+  const words = slug.replace(/-+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/**
+ * Places a company on a shelf. `placed_by: "agent"` never changes a person's placement: the same
+ * or no reason answers the placement as it stands; another reason is a conflict saying so.
+ * `createShelf` (the MCP tool) makes a missing shelf, described as made by an agent.
+ */
 export function placeOnShelf(
   db: Db,
   config: Config,
   rawSlug: string,
   body: { domain: string; reason?: string; placed_by?: PlacedBy },
+  options: { createShelf?: { name?: string } } = {},
 ) {
   const slug = checkSlug(rawSlug);
   const domain = rootDomain(config, body.domain, "field");
-  const created = putMember(db, {
-    slug,
-    domain,
-    reason: (body.reason ?? "").trim(),
-    placedBy: body.placed_by ?? "person",
-    at: isoNow(),
-  });
-  if (created === null) throw notFound(`collection ${slug}`);
+  const reason = (body.reason ?? "").trim();
+  const placedBy = body.placed_by ?? "person";
+  const at = isoNow();
+  let shelfCreated = false;
+  if (options.createShelf && !getShelf(db, slug)) {
+    const name = options.createShelf.name?.trim() || nameOf(slug);
+    shelfCreated = insertShelf(db, { slug, name, description: "Made by an agent.", at });
+  }
+  const result = putMember(db, { slug, domain, reason, placedBy, at });
+  if (result.outcome === "no_shelf") throw notFound(`collection ${slug}`);
+  if (result.outcome === "kept" && reason && reason !== result.reason) {
+    throw conflict(
+      `${domain} is on ${slug}, placed by a person${result.reason ? ` (reason: ${result.reason})` : ""}; an agent cannot change a person's placement`,
+    );
+  }
   const member = members(db, slug).find((m) => m.domain === domain);
   if (!member) throw notFound(`${domain} on collection ${slug}`);
-  return { member, created };
+  return { member, created: result.outcome === "created", shelfCreated };
 }
 
 export function removeFromShelf(db: Db, config: Config, rawSlug: string, rawDomain: string): void {

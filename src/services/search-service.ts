@@ -1,4 +1,5 @@
 /** Hybrid search over page chunks: the request's meaning, then the shards (src/search). */
+
 import type { Config } from "../config.ts";
 import { storedDomains } from "../db/chunks-repo.ts";
 import type { Db } from "../db/client.ts";
@@ -6,6 +7,7 @@ import { shelfMembers } from "../db/collections-repo.ts";
 import { type PageFilter, pageHeads } from "../db/pages-repo.ts";
 import { TOPIC_VALUES, TYPE_VALUES } from "../facets/vocabulary.ts";
 import type { SearchMode } from "../schemas/params.ts";
+import { anchorsOnly } from "../search/link-anchors.ts";
 import type { ShardRegistry } from "../search/shard-registry.ts";
 import { searchShards } from "../search/shard-search.ts";
 import { ServiceError } from "./errors.ts";
@@ -161,7 +163,8 @@ export async function search(deps: SearchDeps, args: SearchArgs): Promise<Search
         url: head.url,
         title: head.title,
         domain: h.domain,
-        heading: h.heading,
+        // Stored heading paths keep their links (text search reads them); shown, they are noise.
+        heading: anchorsOnly(h.heading),
         text: h.text,
         score: Math.round(h.score * 10_000) / 10_000,
         ranks: h.ranks,

@@ -475,7 +475,8 @@ test("the MCP endpoint answers a session by hand; a tool gives the HTTP API's da
   const result = ((await r.json()) as Json).result;
   expect(result.isError).toBeUndefined();
   const http = await srv.json("/api/content", { domain: ACME, limit: 3 });
-  expect(JSON.parse(result.content[0].text).data).toEqual(http.data);
+  expect(result.structuredContent.data).toEqual(http.data);
+  expect(result.content[0].text).toContain(`[${http.data[0].title}](${http.data[0].url})`);
 });
 
 test("a crawl answers at once; a second conflicts; cancel ends a queued one", async () => {

@@ -77,7 +77,7 @@ test("initialize and list the twelve tools, with JSON Schemas from the HTTP API'
     const byName = new Map(tools.map((t) => [t.name, t]));
     expect([...byName.keys()].sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
     for (const tool of tools) {
-      expect(tool.description?.length ?? 0).toBeGreaterThan(80);
+      expect(tool.description?.length ?? 0).toBeGreaterThan(60);
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.outputSchema?.type).toBe("object");
       expect(JSON.stringify(tool.inputSchema)).not.toContain('"x-param"');
@@ -86,16 +86,28 @@ test("initialize and list the twelve tools, with JSON Schemas from the HTTP API'
     }
     for (const name of WRITE_TOOLS) {
       expect(byName.get(name)?.description).toContain("API key");
-      expect(byName.get(name)?.annotations?.readOnlyHint).toBe(false);
+      // readOnlyHint absent means false (the spec's default); destructive is what differs
+      expect(byName.get(name)?.annotations).toEqual({ destructiveHint: false });
     }
     expect(byName.get("get_page")?.annotations?.readOnlyHint).toBe(true);
     const props = byName.get("list_content")?.inputSchema.properties as Json;
     expect(props.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });
     expect(props.offset.maximum).toBe(10000);
-    expect(props.technicality_min).toMatchObject({ type: "number", minimum: 0, maximum: 1 });
+    expect(props.technicality_min).toEqual({ type: "number" }); // a 0..1 score, as its name says
     expect(props.sort.enum).toContain("relevance");
-    expect(props.type.anyOf[1].items.enum).toContain("docs");
-    expect(props.q.maxLength).toBe(1000);
+    // vocabularies are not repeated in every tool: list_facets has them, a bad value is refused
+    expect(props.type).toMatchObject({ type: "array", items: { type: "string" } });
+    expect(props.type.description).toContain("list_facets");
+    // string caps are not published (they cost every turn); the server still holds them
+    expect(props.q.maxLength).toBeUndefined();
+    const long = await client.callTool({
+      name: "list_content",
+      arguments: { q: "x".repeat(1001) },
+    });
+    expect(long.isError).toBe(true);
+    expect(JSON.stringify(long.content)).toContain(
+      "q: must be a string of at most 1000 characters",
+    );
     const search = byName.get("search")?.inputSchema as Json;
     expect(search.required).toEqual(["q"]);
     expect(search.properties.limit.maximum).toBe(50);
@@ -226,11 +238,117 @@ describe("reads answer the HTTP API's JSON", () => {
       await http(`/api/jobs/${job}`),
     );
   });
+});
 
-  test("the text content is the structured content as JSON", async () => {
-    const result = await call(mcp, "list_content", { limit: 2 });
+describe("the text is compact markdown for the model; the JSON is the structured content", () => {
+  const textOf = (result: Awaited<ReturnType<typeof call>>) => {
+    ok(result);
     const first = result.content[0];
-    expect(first?.type === "text" && JSON.parse(first.text)).toEqual(result.structuredContent);
+    return first?.type === "text" ? first.text : "";
+  };
+  const jsonSize = (result: Awaited<ReturnType<typeof call>>) =>
+    JSON.stringify(result.structuredContent).length;
+
+  test("search: one block per hit with the title, page id and URL to follow up", async () => {
+    const api2 = makeApp({ EMBEDDINGS: "false" });
+    buildCorpus(api2.store.write);
+    await api2.attachSearch();
+    const server = api2.app.listen({ hostname: "127.0.0.1", port: 0 });
+    try {
+      const result = await call(`http://127.0.0.1:${server.server?.port}/api/mcp`, "search", {
+        q: "guide install",
+        mode: "text",
+        limit: 3,
+      });
+      const hits = ok(result).data as Json[];
+      expect(hits.length).toBe(3);
+      const text = textOf(result);
+      expect(text).toStartWith('3 passages for "guide install" (text).');
+      for (const [i, hit] of hits.entries()) {
+        expect(text).toContain(`## ${i + 1}. ${hit.title}\n${hit.page_id} · ${hit.url}\n`);
+        expect(text).toContain(hit.text.trim().slice(0, 200));
+      }
+      expect(text).not.toContain('"chunk_id"');
+    } finally {
+      await api2.app.stop(true);
+      api2.close();
+    }
+  });
+
+  test("list_content: a line per page with its id, URL and facets; paging and unknown arguments said", async () => {
+    const result = await call(mcp, "list_content", { domain: ACME, limit: 3, tecnicality: 1 });
+    const list = ok(result);
+    const lines = textOf(result).split("\n");
+    expect(lines[0]).toBe(
+      `${list.total} pages match; 1-3 shown, sorted by cited. Next: offset=3. Filters: domain=${ACME}. Not recognized (ignored): tecnicality.`,
+    );
+    expect(lines.length).toBe(4);
+    for (const [i, page] of (list.data as Json[]).entries()) {
+      expect(lines[i + 1]).toStartWith(
+        `- [${page.title}](${page.url}) · ${page.id} · ${page.facets.type}/${page.facets.format}`,
+      );
+    }
+    expect(textOf(result).length).toBeLessThan(jsonSize(result) / 2);
+  });
+
+  test("get_domain: a summary, the whole record a call away", async () => {
+    const short = await call(mcp, "get_domain", { domain: ACME });
+    const record = ok(short);
+    const text = textOf(short);
+    expect(text).toStartWith(
+      `# ${ACME}\nCoverage: ${record.coverage.indexed} pages indexed of ${record.coverage.known} URLs known.`,
+    );
+    expect(text).toContain(`Links to: ${record.links_to[0].domain}`);
+    expect(text).toContain("get_domain(full=true)");
+    expect(text.length).toBeLessThan(jsonSize(short) / 3);
+    const full = await call(mcp, "get_domain", { domain: ACME, full: true });
+    expect(JSON.parse(textOf(full))).toEqual(record);
+    expect(full.structuredContent).toEqual(record);
+  });
+
+  test("get_job: progress and every non-empty bucket with its count; samples with full=true", async () => {
+    const job = corpus.acmeJobs[1];
+    const result = await call(mcp, "get_job", { job_id: job });
+    const view = ok(result);
+    const text = textOf(result);
+    expect(text).toStartWith(`Job ${job} (${ACME}): ${view.state}`);
+    for (const [name, bucket] of Object.entries(view.coverage.buckets as Record<string, Json>)) {
+      if (bucket.count > 0) expect(text).toContain(`- ${name} ${bucket.count}: ${bucket.reason}`);
+      else expect(text).not.toContain(`- ${name} `);
+    }
+    expect(text.length).toBeLessThan(jsonSize(result) / 3);
+    const full = await call(mcp, "get_job", { job_id: job, full: true });
+    expect(JSON.parse(textOf(full))).toEqual(view);
+  });
+
+  test("list_facets: values with counts on one line per facet; definitions on request", async () => {
+    const result = await call(mcp, "list_facets", {});
+    const list = ok(result);
+    const text = textOf(result);
+    for (const facet of list.data as Json[])
+      expect(text).toContain(`- ${facet.facet} (${facet.param}`);
+    const docs = (list.data[0].values as Json[]).find((v) => v.value === "docs");
+    expect(text).toContain(`docs ${docs.pages}`);
+    expect(text).not.toContain(docs.definition);
+    expect(text.length).toBeLessThan(jsonSize(result) / 3);
+    const defined = textOf(await call(mcp, "list_facets", { definitions: true }));
+    expect(defined).toContain(`  - docs (${docs.pages}): ${docs.definition}`);
+  });
+
+  test("shelves, a page's metadata and a queued crawl read as sentences", async () => {
+    const shelves = await call(mcp, "list_collections", {});
+    expect(textOf(shelves)).toBe(
+      "1 shelf:\n- tools: Tools (Companies that make tools); 2 companies, 1 crawled",
+    );
+    const shelf = await call(mcp, "get_collection", { slug: SHELF });
+    expect(textOf(shelf)).toContain(`- ${ACME}: makes databases (placed by person 2026-11-02; `);
+    const id = (await http("/api/content", { domain: ACME, limit: 1 })).data[0].id;
+    const page = await call(mcp, "get_page", { page_id: id, markdown: false });
+    const view = ok(page);
+    expect(textOf(page)).toStartWith(`# ${view.title}\n${id} · ${view.url}\n`);
+    expect(textOf(page)).toContain(`type ${view.facets.type}, format ${view.facets.format}`);
+    const withBody = await call(mcp, "get_page", { page_id: id });
+    expect(textOf(withBody)).toEndWith(`---\n\n${ok(withBody).markdown}`);
   });
 });
 
@@ -365,12 +483,70 @@ describe("write tools", () => {
     expect(ok(await call(mcp, "place_on_shelf", args, api.auth)).created).toBe(false);
     const shelf = await http(`/api/collections/${SHELF}`);
     expect(shelf.members.find((m: Json) => m.domain === "globex.test")?.placed_by).toBe("agent");
-    const missing = await call(mcp, "place_on_shelf", { ...args, collection: "nope" }, api.auth);
-    expect(errorText(missing)).toStartWith("not_found:");
     problemOf(
       await call(mcp, "place_on_shelf", { ...args, collection: "Bad Slug" }, api.auth),
       "collection",
     );
+  });
+
+  test("an agent never changes a person's placement", async () => {
+    const before = (await http(`/api/collections/${SHELF}`)).members.find(
+      (m: Json) => m.domain === ACME,
+    );
+    expect(before).toMatchObject({ placed_by: "person", reason: "makes databases" });
+    const refused = await call(
+      mcp,
+      "place_on_shelf",
+      { collection: SHELF, domain: ACME, reason: "an agent's view" },
+      api.auth,
+    );
+    expect(errorText(refused)).toBe(
+      `conflict: ${ACME} is on ${SHELF}, placed by a person (reason: makes databases); an agent cannot change a person's placement.`,
+    );
+    const same = ok(
+      await call(mcp, "place_on_shelf", { collection: SHELF, domain: ACME }, api.auth),
+    );
+    expect(same).toMatchObject({ placed_by: "person", reason: "makes databases", created: false });
+    const after = (await http(`/api/collections/${SHELF}`)).members.find(
+      (m: Json) => m.domain === ACME,
+    );
+    expect(after).toEqual(before);
+    // the HTTP API holds the same rule for a caller that says it is an agent
+    const r = await fetch(`${base}/api/collections/${SHELF}/members`, {
+      method: "POST",
+      headers: { ...api.auth, "content-type": "application/json" },
+      body: JSON.stringify({ domain: ACME, reason: "overwrite", placed_by: "agent" }),
+    });
+    expect(r.status).toBe(409);
+  });
+
+  test("an agent makes a shelf by placing a company on a new slug", async () => {
+    const result = await call(
+      mcp,
+      "place_on_shelf",
+      {
+        collection: "vector-dbs",
+        domain: ACME,
+        reason: "stores vectors",
+        shelf_name: "Vector DBs",
+      },
+      api.auth,
+    );
+    expect(ok(result)).toMatchObject({ domain: ACME, placed_by: "agent", created: true });
+    expect(result.content[0]).toEqual({
+      type: "text",
+      text: `${ACME} placed on new shelf vector-dbs (placed by agent). Reason: stores vectors.`,
+    });
+    expect(await http("/api/collections/vector-dbs")).toMatchObject({
+      name: "Vector DBs",
+      description: "Made by an agent.",
+      members: [{ domain: ACME, placed_by: "agent", reason: "stores vectors" }],
+    });
+    const unnamed = ok(
+      await call(mcp, "place_on_shelf", { collection: "dev-tools", domain: ACME }, api.auth),
+    );
+    expect(unnamed.created).toBe(true);
+    expect((await http("/api/collections/dev-tools")).name).toBe("Dev tools");
   });
 });
 

@@ -28,10 +28,14 @@ const PAGES: Record<string, string> = {
     "en",
     "<h2>Leases</h2><p>Each worker takes a lease on a job and renews it while it runs. A job whose lease lapses goes back to the queue, so a crashed worker never loses work.</p><h2>Retries</h2><p>Failed jobs are retried with exponential backoff up to five times.</p>",
   ),
+  // A link in the heading, as API references have them ("Sequence Types — [`list`](…#list)").
   "/install.html": doc(
     "Install the CLI",
     "en",
     '<p>Install the command line tool with pip, then log in.</p><pre><code class="language-sh">pip install acme-queue\nacme login</code></pre>',
+  ).replace(
+    "<h1>Install the CLI</h1>",
+    '<h1>Install the <a href="/queues.html">queue</a> CLI</h1>',
   ),
   "/pricing.html": doc(
     "Pricing",
@@ -117,6 +121,7 @@ test("text, vector and hybrid find the page that answers, each with its engine r
   expect(paraphrase.data[0]?.url).toBe("http://acme.test/pricing.html");
   const hybrid = await search({ q: "pip install", mode: "hybrid", limit: "3" });
   expect(hybrid.data[0]?.url).toBe("http://acme.test/install.html");
+  expect(hybrid.data[0]?.heading).toBe("Install the queue CLI");
   expect(hybrid.data.length).toBeLessThanOrEqual(3);
 });
 

@@ -78,7 +78,7 @@ export function collectionsRoutes(deps: AppDeps) {
         params: slugParams,
         parse: [jsonBodyParser(memberBody, limit), "json"],
         body: memberBody,
-        response: responses({ 200: Member, 201: Member }, 401, 403, 404, 413, 415),
+        response: responses({ 200: Member, 201: Member }, 401, 403, 404, 409, 413, 415),
         detail: {
           tags: ["collections"],
           summary: "Place a company on a shelf, with a reason",

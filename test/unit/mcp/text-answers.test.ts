@@ -1,0 +1,42 @@
+import { expect, test } from "bun:test";
+import { PASSAGE_CHARS, searchText } from "../../../src/mcp/text-answers.ts";
+
+const hit = (text: string, heading = "Install > Linux") => ({
+  page_id: "pg_0123456789abcdef",
+  url: "https://acme.test/install",
+  title: "Install",
+  domain: "acme.test",
+  heading,
+  text,
+});
+const filters = { applied: {}, unrecognized: [] };
+
+test("a long passage is cut at a word, marked, within the cap", () => {
+  const long = "word ".repeat(400);
+  const text = searchText({ data: [hit(long)], query: "q", mode: "text", filters });
+  const passage = text.split("\n\n").at(-1) ?? "";
+  expect(passage.length).toBeLessThanOrEqual(PASSAGE_CHARS + 2);
+  expect(passage).toEndWith("word …");
+});
+
+test("the heading path follows the title unless it is the title", () => {
+  const text = searchText({
+    data: [hit("a", "Install > Linux"), hit("b", "Install")],
+    query: "q",
+    mode: "hybrid",
+    filters: { applied: { domain: ["acme.test"] }, unrecognized: ["foo"] },
+  });
+  expect(text).toContain(
+    "## 1. Install › Install > Linux\npg_0123456789abcdef · https://acme.test/install\n\na",
+  );
+  expect(text).toContain("## 2. Install\npg_");
+  expect(text.split("\n")[0]).toBe(
+    '2 passages for "q" (hybrid). Filters: domain=acme.test. Not recognized (ignored): foo. Whole page: get_page_markdown(page_id).',
+  );
+});
+
+test("no hit says what to try", () => {
+  expect(searchText({ data: [], query: "zzz", mode: "text", filters })).toBe(
+    '0 passages for "zzz" (text).\nNothing matched: try other words, fewer filters, or list_content to browse.',
+  );
+});
