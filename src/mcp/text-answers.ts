@@ -4,6 +4,7 @@
  * item and escapes every newline of a passage; a 10-hit search was 9.1k characters of it.
  * Pure functions of the service results.
  */
+import { anchorsOnly } from "../search/link-anchors.ts";
 import type { DomainRecord } from "../services/domains-service.ts";
 import type { ListEnvelope } from "../services/envelope.ts";
 import type { JobView } from "../services/jobs-service.ts";
@@ -45,6 +46,21 @@ export interface SearchHitView {
   text: string;
 }
 
+const HEADING_SEPARATOR = " > ";
+
+/**
+ * A hit's heading path, after its page's title unless the path starts with the title's own words:
+ * "Sorting HOW TO > Sorting Basics", not "Sorting HOW TO — Python 3.11.2 documentation ›
+ * Sorting HOW TO > Sorting Basics".
+ */
+function hitLabel(hit: SearchHitView): string {
+  const title = hit.title ?? hit.url;
+  if (!hit.heading) return title;
+  const first = hit.heading.split(HEADING_SEPARATOR)[0] ?? "";
+  return first && title.includes(first) ? hit.heading : `${title} › ${hit.heading}`;
+}
+
+/** Links in a passage are read as their anchors: the page's URL is on the line above. */
 export function searchText(result: {
   data: readonly SearchHitView[];
   query: string;
@@ -57,9 +73,8 @@ export function searchText(result: {
     return `${head}\nNothing matched: try other words, fewer filters, or list_content to browse.`;
   }
   const blocks = result.data.map((hit, i) => {
-    const title = hit.title ?? hit.url;
-    const path = hit.heading && hit.heading !== title ? ` › ${hit.heading}` : "";
-    return `## ${i + 1}. ${title}${path}\n${hit.page_id} · ${hit.url}\n\n${cut(hit.text, PASSAGE_CHARS)}`;
+    const passage = cut(anchorsOnly(hit.text), PASSAGE_CHARS);
+    return `## ${i + 1}. ${hitLabel(hit)}\n${hit.page_id} · ${hit.url}\n\n${passage}`;
   });
   return `${head} Whole page: get_page_markdown(page_id).\n\n${blocks.join("\n\n")}`;
 }
@@ -179,10 +194,12 @@ export function domainText(record: DomainRecord): string {
     lines.push(`Sitemaps: ${record.sitemaps.length} listing ${number(urls)} URLs.`);
   }
   const ch = record.changes;
-  if (ch) {
+  if (ch?.previous_job_id) {
     lines.push(
       `Changes since ${ch.previous_job_id}: ${ch.added.count} added, ${ch.removed.count} removed, ${ch.modified.count} modified.`,
     );
+  } else if (ch) {
+    lines.push(`First crawl: ${plural(ch.added.count, "page")} added.`);
   }
   if (record.links_to.length) {
     const top = record.links_to

@@ -19,17 +19,31 @@ test("a long passage is cut at a word, marked, within the cap", () => {
   expect(passage).toEndWith("word …");
 });
 
-test("the heading path follows the title unless it is the title", () => {
+test("the heading path stands for the title when it starts with the title's words", () => {
   const text = searchText({
-    data: [hit("a", "Install > Linux"), hit("b", "Install")],
+    data: [hit("a", "Setup > Linux"), hit("b", "Install")],
     query: "q",
     mode: "hybrid",
     filters: { applied: { domain: ["acme.test"] }, unrecognized: ["foo"] },
   });
   expect(text).toContain(
-    "## 1. Install › Install > Linux\npg_0123456789abcdef · https://acme.test/install\n\na",
+    "## 1. Install › Setup > Linux\npg_0123456789abcdef · https://acme.test/install\n\na",
   );
   expect(text).toContain("## 2. Install\npg_");
+  const docs = searchText({
+    data: [
+      {
+        ...hit("Call [`sorted()`](http://x.test/f.html#sorted) instead."),
+        title: "Sorting HOW TO — Python docs",
+        heading: "Sorting HOW TO > Sorting Basics",
+      },
+    ],
+    query: "q",
+    mode: "text",
+    filters,
+  });
+  expect(docs).toContain("## 1. Sorting HOW TO > Sorting Basics\n");
+  expect(docs).toEndWith("\n\nCall `sorted()` instead.");
   expect(text.split("\n")[0]).toBe(
     '2 passages for "q" (hybrid). Filters: domain=acme.test. Not recognized (ignored): foo. Whole page: get_page_markdown(page_id).',
   );
