@@ -149,6 +149,14 @@ test("shelves from the shell", async () => {
   });
   const listed = await runCli(["shelves", "list"], env);
   expect(listed.stdout).toContain("fintech\tFintech\t2 companies\t0 crawled");
+  expect((await runCli(["shelves", "put", "solo", "--name", "Solo"], env)).code).toBe(0);
+  expect((await runCli(["shelves", "add", "solo", "stripe.com"], env)).code).toBe(0);
+  expect((await runCli(["shelves", "list"], env)).stdout).toContain(
+    "solo\tSolo\t1 company\t0 crawled",
+  );
+  expect((await runCli(["shelves", "show", "solo"], env)).stdout).toContain(
+    "stripe.com\tperson\t0 pages",
+  );
   const crawl = await runCli(["shelves", "crawl", "fintech", "--budget", "5"], env);
   expect(
     crawl.stdout
