@@ -100,7 +100,7 @@ test("serve answers over a real socket, refuses writes without a key, and stops 
   const key = (await runCli(["keys", "create", "me"], { WEBCORPUS_DATA_DIR: dir })).stdout.trim();
   const port = freePort();
   const proc = Bun.spawn(["bun", CLI, "serve", "--port", String(port)], {
-    env: cliEnv({ WEBCORPUS_DATA_DIR: dir }),
+    env: cliEnv({ WEBCORPUS_DATA_DIR: dir, WEBCORPUS_WORKER_PROCESSES: "1" }),
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -133,7 +133,12 @@ test("serve answers over a real socket, refuses writes without a key, and stops 
     proc.kill("SIGTERM");
   }
   expect(await proc.exited).toBe(0);
-  expect(await new Response(proc.stderr).text()).toContain("SIGTERM: stopping");
+  const stderr = await new Response(proc.stderr).text();
+  expect(stderr).toContain("SIGTERM: stopping");
+  // The start-up line: one worker in the singular, and where Swagger UI and MCP are.
+  expect(stderr).toContain("; 1 crawl worker)");
+  expect(stderr).toContain(`${base}/api/docs`);
+  expect(stderr).toContain(`${base}/api/mcp`);
 });
 
 test("--help after a command prints that command's usage; an unknown option shows it too", async () => {
