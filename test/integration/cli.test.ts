@@ -149,8 +149,34 @@ test("--help after a command prints that command's usage; an unknown option show
     expect(help.stdout).toContain(`usage: webcorpus ${command}`);
     expect(help.stderr).toBe("");
   }
+  const top = await runCli(["--help"], env);
+  expect(top.code).toBe(0);
+  expect(top.stderr).toBe("");
+  for (const command of ["serve", "crawl", "inspect", "keys", "shelves"])
+    expect(top.stdout).toMatch(new RegExp(`^  ${command} +\\S.{10,}$`, "m"));
+  expect(top.stdout).toMatch(/^ +--version +\S.{5,}$/m);
   const bad = await runCli(["crawl", "example.com", "--bogus"], env);
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain("--bogus");
   expect(bad.stderr).toContain("usage: webcorpus crawl DOMAIN");
+});
+
+test("every command's --help explains each of its options in a line of its own", async () => {
+  const env = { WEBCORPUS_DATA_DIR: dataDir() };
+  for (const command of ["serve", "keys", "shelves", "crawl", "inspect"]) {
+    const help = await runCli([command, "--help"], env);
+    expect(help.code).toBe(0);
+    expect(help.stderr).toBe("");
+    const usage = help.stdout.split("\n\n")[0] ?? "";
+    const options = new Set([...usage.matchAll(/--[a-z-]+/g)].map((m) => m[0]));
+    expect(options.size).toBeGreaterThan(0);
+    for (const option of [...options, "--help"]) {
+      // "  --budget N     most pages to fetch …": the option, its value, then what it does.
+      expect({ command, option, line: help.stdout }).toMatchObject({
+        line: expect.stringMatching(
+          new RegExp(`^ +(-h, )?${option}( [A-Z:|]+)? {2,}\\S.{8,}$`, "m"),
+        ),
+      });
+    }
+  }
 });
