@@ -68,6 +68,17 @@ test("a bad setting stops every command with one line naming it, before anything
   });
   expect(pg.code).toBe(2);
   expect(pg.stderr).toContain("PostgreSQL backend is not built yet");
+  // Only the int8 model ships: fp32 without its exported graph stops every command at start.
+  for (const args of [["keys", "list"], ["crawl", "example.com"], ["serve"]]) {
+    const fp32 = await runCli(args, { WEBCORPUS_DATA_DIR: dir, WEBCORPUS_EMBED_VARIANT: "fp32" });
+    expect(fp32.code).toBe(2);
+    expect(fp32.stderr).toStartWith(
+      "error: WEBCORPUS_EMBED_VARIANT: fp32 needs model-fp32.onnx, which is not shipped",
+    );
+    expect(fp32.stderr).toContain("export-model.ts --fp32");
+    expect(fp32.stderr).not.toContain("    at ");
+    expect(existsSync(join(dir, "webcorpus.db"))).toBe(false);
+  }
 });
 
 test("settings come from .env too, and a .env that is not UTF-8 is one line", async () => {
