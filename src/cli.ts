@@ -1,26 +1,34 @@
 #!/usr/bin/env bun
 /** `bun run webcorpus COMMAND`: serve | keys | crawl | inspect | shelves. */
 import { CliError } from "./cli/context.ts";
-import { CRAWL_USAGE, INSPECT_USAGE, KEYS_USAGE, SERVE_USAGE, SHELVES_USAGE } from "./cli/usage.ts";
+import { CRAWL_HELP, INSPECT_HELP, KEYS_HELP, SERVE_HELP, SHELVES_HELP } from "./cli/usage.ts";
 import { VERSION } from "./version.ts";
 
 const USAGE = `webcorpus ${VERSION}: index company websites into a searchable corpus
 
-${SERVE_USAGE}
-       run the API, the MCP endpoint and the crawl workers (data dir: WEBCORPUS_DATA_DIR)
-${KEYS_USAGE}
-${CRAWL_USAGE}
-${INSPECT_USAGE}
-${SHELVES_USAGE}`;
+usage: webcorpus COMMAND [OPTIONS]   (webcorpus COMMAND --help explains a command's options)
+
+commands:
+  serve      run the API, Swagger UI (/api/docs), MCP (/api/mcp) and the crawl workers
+  crawl      crawl one domain in the foreground with a progress line
+  inspect    show what the crawler would store for one page (a URL or a saved file)
+  keys       create, list and revoke API keys
+  shelves    group companies on shelves (collections) and crawl them
+
+options:
+  -h, --help     show this help
+  --version      print the version
+
+Settings are WEBCORPUS_* environment variables (or .env); see docs/configuration.md.`;
 
 type Command = (argv: string[]) => number | Promise<number>;
 
-const COMMAND_USAGE: Readonly<Record<string, string>> = {
-  serve: SERVE_USAGE,
-  keys: KEYS_USAGE,
-  shelves: SHELVES_USAGE,
-  crawl: CRAWL_USAGE,
-  inspect: INSPECT_USAGE,
+const COMMAND_HELP: Readonly<Record<string, string>> = {
+  serve: SERVE_HELP,
+  keys: KEYS_HELP,
+  shelves: SHELVES_HELP,
+  crawl: CRAWL_HELP,
+  inspect: INSPECT_HELP,
 };
 
 // Loaded on use: a crawl needs neither the HTTP server nor the extraction stack on its thread.
@@ -48,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (rest.includes("--help") || rest.includes("-h")) {
-    console.log(COMMAND_USAGE[name]);
+    console.log(COMMAND_HELP[name]);
     return 0;
   }
   const command = await load();
@@ -64,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
       "code" in err &&
       String(err.code).startsWith("ERR_PARSE_ARGS")
     ) {
-      console.error(`error: ${err.message}\n\n${COMMAND_USAGE[name]}`);
+      console.error(`error: ${err.message}\n\n${COMMAND_HELP[name]}`);
       return 2;
     }
     throw err;

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { type ConnectToRule, type IpNetwork, parseConnectTo, parseNetworks } from "./crawl/ip.ts";
+import { modelFiles } from "./search/model-files.ts";
 import { VERSION } from "./version.ts";
 
 type Kind =
@@ -379,9 +380,20 @@ export function loadConfig(
       `WEBCORPUS_DEFAULT_BUDGET: ${defaultBudget} is above WEBCORPUS_MAX_BUDGET (${maxBudget})`,
     );
   }
+  const modelDir = get<string>("MODEL_DIR");
+  const modelRoot = modelDir ? resolve(modelDir) : resolve(dataDir ?? "./data", "models");
+  // Only the int8 graphs ship; the crawl workers' tokenizer and the embedder need fp32's file too.
+  if (get<string>("EMBED_VARIANT") === "fp32") {
+    try {
+      modelFiles(modelRoot, "fp32");
+    } catch (err) {
+      errors.push(
+        `WEBCORPUS_EMBED_VARIANT: fp32 needs model-fp32.onnx, which is not shipped (${(err as Error).message}); leave it unset for int8, the shipped model`,
+      );
+    }
+  }
   if (errors.length > 0) throw new ConfigError(errors, warnings);
 
-  const modelDir = get<string>("MODEL_DIR");
   const chromium = get<string>("CHROMIUM_PATH");
   const config: Config = {
     version: VERSION,
@@ -421,7 +433,7 @@ export function loadConfig(
     maxQChars: get("MAX_Q_CHARS"),
     crawlRatePerMinute: get("CRAWL_RATE_PER_MINUTE"),
     embeddings: get("EMBEDDINGS"),
-    modelDir: modelDir ? resolve(modelDir) : resolve(dataDir, "models"),
+    modelDir: modelRoot,
     embedVariant: get("EMBED_VARIANT"),
     embedBatch: get("EMBED_BATCH"),
     embedThreads: get("EMBED_THREADS"),

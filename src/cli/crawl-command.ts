@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { CrawlScheduler } from "../crawl/crawl-scheduler.ts";
 import { requestCancel } from "../db/jobs-repo.ts";
+import { counted } from "../plural.ts";
 import { openSearch } from "../search/search-runtime.ts";
 import { crawlRequest, startCrawl } from "../services/crawl-service.ts";
 import { ServiceError } from "../services/errors.ts";
@@ -28,7 +29,7 @@ export function progressLine(view: JobView): string {
     p.embedding_backlog === null
       ? ""
       : `  ${(p.searchable_per_min ?? 0).toFixed(1)} searchable/min` +
-        `  backlog ${p.embedding_backlog} chunks (${(p.chunks_per_s ?? 0).toFixed(1)}/s)`;
+        `  backlog ${counted(p.embedding_backlog, "chunk")} (${(p.chunks_per_s ?? 0).toFixed(1)}/s)`;
   return (
     `${view.state} ${p.phase}  indexed ${p.indexed}  pending ${p.pending}  ` +
     `discovered ${p.discovered}  ${p.pages_per_min.toFixed(1)} pages/min${embedding}${eta}`

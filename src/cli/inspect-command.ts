@@ -1,15 +1,23 @@
 /**
- * `webcorpus inspect FILE --url URL`: what the crawler would store for a saved HTML page (the
- * markdown, metadata and facets as the page read shows them; `--explain` adds why each facet was
- * chosen), by running the same extraction and scoring. Nothing is stored, nothing is fetched.
+ * `webcorpus inspect URL` and `webcorpus inspect FILE --url URL`: what the crawler would store for
+ * one page (the markdown, metadata and facets as the page read shows them, the chunks as search
+ * indexes them; `--explain` adds why each facet was chosen), by running the same extraction,
+ * scoring and chunking. A URL is fetched once through the crawler's fetcher (its SSRF guard,
+ * `WEBCORPUS_CONNECT_TO`, timeouts and body cap; redirects followed hop by hop, robots.txt not
+ * read); a FILE is a saved page, read from disk, and nothing is fetched. Nothing is stored.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { type Config, disableProxies } from "../config.ts";
 import { registrableDomain } from "../crawl/domains.ts";
+import { Fetcher, fetcherOptions } from "../crawl/fetcher.ts";
+import { fetchOutcome } from "../crawl/outcome.ts";
 import { processPage } from "../crawl/process-page.ts";
 import { normalizeUrl, pageId, urlHost } from "../crawl/urls.ts";
+import { chunkMarkdown } from "../search/chunking.ts";
+import { loadTokenCounter, MODEL_DIR, modelFiles } from "../search/model-files.ts";
 import { indexEvidence, markdownShape } from "../search/vector-policy.ts";
-import { CliError } from "./context.ts";
+import { CliError, startConfig } from "./context.ts";
 import { INSPECT_USAGE } from "./usage.ts";
 
 export function parseHeaders(values: readonly string[]): Record<string, string> {
@@ -23,15 +31,31 @@ export function parseHeaders(values: readonly string[]): Record<string, string> 
   return headers;
 }
 
+/** Chunks as the crawl workers cut them: by the embedding model's own word pieces. */
+export function chunkerFor(config: Config | null) {
+  let dir = MODEL_DIR;
+  try {
+    // The tokenizer is the same for every variant; an fp32 graph that is missing does not matter.
+    dir = modelFiles(config?.modelDir ?? null, "int8").dir;
+  } catch {}
+  const counter = loadTokenCounter(dir);
+  return (markdown: string, title: string | null) => chunkMarkdown(markdown, counter, { title });
+}
+
 export function inspectPage(
   html: Uint8Array,
   rawUrl: string,
   headers: Record<string, string>,
   explain: boolean,
+  options: { chunk?: ReturnType<typeof chunkerFor>; vectorPolicy?: boolean } = {},
 ) {
   const url = normalizeUrl(rawUrl);
   if (url === null) throw new CliError(`error: not an http(s) URL: ${JSON.stringify(rawUrl)}`);
-  const page = processPage(html, url, { headers });
+  const page = processPage(html, url, {
+    headers,
+    ...(options.chunk ? { chunk: options.chunk } : {}),
+    vectorPolicy: options.vectorPolicy ?? true,
+  });
   const { doc, facets } = page;
   const host = urlHost(url) ?? "";
   const canonical = doc.canonicalUrl ? normalizeUrl(doc.canonicalUrl, url) : null;
@@ -60,6 +84,15 @@ export function inspectPage(
       position: l.position,
       nofollow: l.nofollow,
     })),
+    // The chunks search indexes, each with its heading path and word pieces; `vector: false` for
+    // those the vector policy leaves to text search (WEBCORPUS_INDEX_PAGE_VECTORS=policy).
+    chunks: page.chunks.map((c) => ({
+      index: c.index,
+      heading: c.heading,
+      tokens: c.tokens,
+      vector: c.vectorWanted !== false,
+      text: c.text,
+    })),
     ...(explain ? { explain: page.explain } : {}),
     signals: {
       extract_ms: Math.round((page.timings.extract ?? 0) * 100) / 100,
@@ -68,20 +101,33 @@ export function inspectPage(
       simhash: page.simhash,
       body_links: doc.links.filter((l) => l.position === "body").length,
       template_links: doc.links.filter((l) => l.position === "template").length,
-      // Why the vector policy reads the page as a generated index (null: it does not). Without
-      // the model's tokenizer there are no chunks here; a crawl then gives vectors to the first
-      // chunks only, when the page has more than a few.
+      // Why the vector policy reads the page as a generated index (null: it does not); such a
+      // page gives vectors to its first chunks only.
       index_page: indexEvidence({
         url,
         type: facets.type,
-        chunks: 0,
+        chunks: page.chunks.length,
         shape: markdownShape(doc.markdown),
       }),
     },
   };
 }
 
-export function inspectCommand(argv: string[]): number {
+/** The page at `url`, fetched as the crawler fetches it; its final URL and response headers. */
+async function fetchPage(config: Config, url: string) {
+  disableProxies();
+  const fetcher = new Fetcher(fetcherOptions(config));
+  const result = await fetcher.fetchFollowing(url);
+  const final = result.redirects.at(-1)?.location ?? url;
+  const outcome = fetchOutcome({ ...result, url: final });
+  if (outcome.kind !== "page") {
+    // What the crawler would have booked instead of a page.
+    throw new CliError(`error: ${final}: ${outcome.bucket}: ${outcome.reason}`, 1);
+  }
+  return { body: result.body, url: final, headers: { ...result.headers } };
+}
+
+export async function inspectCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: {
@@ -92,18 +138,41 @@ export function inspectCommand(argv: string[]): number {
     },
     allowPositionals: true,
   });
-  const [file, ...extra] = positionals;
-  if (!file || extra.length > 0 || !values.url) throw new CliError(INSPECT_USAGE);
+  const [target, ...extra] = positionals;
+  if (!target || extra.length > 0) throw new CliError(INSPECT_USAGE);
+  const live = /^https?:\/\//i.test(target);
+  if (live && values.url !== undefined)
+    throw new CliError(`error: --url is for a saved FILE; ${target} is fetched as it is`);
+  if (!live && !values.url) throw new CliError(INSPECT_USAGE);
+  const given = parseHeaders(values.header);
+  const config = startConfig();
   let html: Uint8Array;
-  try {
-    html = readFileSync(file);
-  } catch (err) {
-    throw new CliError(`error: cannot read ${file}: ${(err as Error).message}`);
+  let url: string;
+  let headers: Record<string, string>;
+  if (live) {
+    if (normalizeUrl(target) === null)
+      throw new CliError(`error: not an http(s) URL: ${JSON.stringify(target)}`);
+    const page = await fetchPage(config, target);
+    html = page.body;
+    url = page.url;
+    // --header overrides what the server sent (a Content-Language to try, say).
+    headers = { ...page.headers, ...given };
+  } else {
+    try {
+      html = readFileSync(target);
+    } catch (err) {
+      throw new CliError(`error: cannot read ${target}: ${(err as Error).message}`);
+    }
+    // What the crawler would have booked as notHtml by its type.
+    if (html.subarray(0, 4096).includes(0))
+      throw new CliError(`error: ${target} is binary data, not an HTML page`);
+    url = values.url as string;
+    headers = given;
   }
-  // What the crawler would have booked as notHtml by its type.
-  if (html.subarray(0, 4096).includes(0))
-    throw new CliError(`error: ${file} is binary data, not an HTML page`);
-  const result = inspectPage(html, values.url, parseHeaders(values.header), values.explain);
+  const result = inspectPage(html, url, headers, values.explain, {
+    chunk: chunkerFor(config),
+    vectorPolicy: config.indexPageVectors === "policy",
+  });
   console.log(JSON.stringify(result, null, values.compact ? undefined : 2));
   return 0;
 }

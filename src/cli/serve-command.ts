@@ -1,10 +1,30 @@
 import { parseArgs } from "node:util";
 import type { SettingName } from "../config.ts";
 import { CrawlScheduler } from "../crawl/crawl-scheduler.ts";
+import { counted } from "../plural.ts";
 import { openSearch } from "../search/search-runtime.ts";
 import { createApp } from "../server/app.ts";
 import { RateLimiter } from "../services/rate-limiter.ts";
 import { CliError, startConfig, startStore } from "./context.ts";
+
+/**
+ * What `serve` prints once it listens: where, the data dir, the crawl workers, and the addresses a
+ * newcomer wants next (Swagger UI, the MCP endpoint).
+ */
+export function startLine(
+  version: string,
+  host: string,
+  port: number,
+  dataDir: string,
+  workers: string,
+): string {
+  const base = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  return [
+    `webcorpus ${version} on ${base} (data: ${dataDir}; ${workers})`,
+    `  API docs (Swagger UI): ${base}/api/docs`,
+    `  MCP endpoint:          ${base}/api/mcp`,
+  ].join("\n");
+}
 
 /** The composition root: config, store (migrated), app, listen; SIGTERM/SIGINT stop it cleanly. */
 export async function serveCommand(argv: string[]): Promise<number> {
@@ -73,10 +93,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     .reconcile()
     .catch((err: unknown) => log(`search reconcile failed: ${String(err)}`));
   scheduler?.start();
-  const workers = scheduler ? `${scheduler.pool.size} crawl workers` : "no crawl workers";
-  console.error(
-    `webcorpus ${config.version} on http://${config.host}:${config.port} (data: ${config.dataDir}; ${workers})`,
-  );
+  const workers = scheduler ? counted(scheduler.pool.size, "crawl worker") : "no crawl workers";
+  console.error(startLine(config.version, config.host, config.port, config.dataDir, workers));
   const { promise, resolve } = Promise.withResolvers<number>();
   const stop = (signal: string) => {
     console.error(`${signal}: stopping`);

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { counted } from "../plural.ts";
 import {
   collectionView,
   listCollections,
@@ -39,7 +40,10 @@ export function shelvesCommand(argv: string[]): number {
       const { rows } = listCollections(store.read, 10_000, 0);
       show(rows, () =>
         rows
-          .map((r) => `${r.slug}\t${r.name}\t${r.companies} companies\t${r.crawled} crawled`)
+          .map(
+            (r) =>
+              `${r.slug}\t${r.name}\t${counted(r.companies, "company", "companies")}\t${r.crawled} crawled`,
+          )
           .join("\n"),
       );
       return 0;
@@ -52,7 +56,7 @@ export function shelvesCommand(argv: string[]): number {
           [
             `${shelf.slug}: ${shelf.name}`,
             ...shelf.members.map(
-              (m) => `  ${m.domain}\t${m.placed_by}\t${m.pages} pages\t${m.reason}`,
+              (m) => `  ${m.domain}\t${m.placed_by}\t${counted(m.pages, "page")}\t${m.reason}`,
             ),
           ].join("\n"),
         );

@@ -7,6 +7,7 @@
  * rule, the SSRF guard, loops and the hop limit. Never throws for network trouble.
  */
 import type { Config } from "../config.ts";
+import { counted } from "../plural.ts";
 import { classify, type RetryClass } from "./fetch-errors.ts";
 import { type FetchResult, failed, isRedirect, type RedirectHop } from "./fetch-result.ts";
 import { ConnectGuard, type Resolver } from "./guard.ts";
@@ -172,7 +173,8 @@ export class Fetcher {
       if (!/^https?:/i.test(next))
         return stop("bad_scheme", `redirect to ${next.split(":")[0]}: refused`);
       if (seen.has(next)) return stop("redirect", `redirect loop back to ${next}`);
-      if (hops.length > maxHops) return stop("redirect", `more than ${maxHops} redirects`);
+      if (hops.length > maxHops)
+        return stop("redirect", `more than ${counted(maxHops, "redirect")}`);
       const refused = options.refuseHop?.(next) ?? null;
       if (refused) return { ...result, redirects: hops.slice(0, -1) };
       seen.add(next);

@@ -13,6 +13,7 @@ import {
   updateJob,
 } from "../db/jobs-repo.ts";
 import { ledgerUrls, moveBucket, pendingUrls } from "../db/ledger-repo.ts";
+import { counted } from "../plural.ts";
 import { isoNow } from "../services/clock.ts";
 import { recomputeCitations } from "./citations.ts";
 import { discover } from "./job-discovery.ts";
@@ -171,7 +172,13 @@ export class JobRunner {
       state = "cancelled";
     } else {
       if (run.budgetSpent)
-        moveBucket(db, id, "pending", "budget", `budget of ${run.params.budget} pages spent`);
+        moveBucket(
+          db,
+          id,
+          "pending",
+          "budget",
+          `budget of ${counted(run.params.budget, "page")} spent`,
+        );
       moveBucket(db, id, "pending", "stoppedEarly", "stopped before fetch");
       const counts = bucketCounts(db, id);
       state =
@@ -228,7 +235,7 @@ export class JobRunner {
       leaseOwner: null,
       ...(error ? { error: error.slice(0, 500) } : {}),
     });
-    run.deps.log(`job ${id} ended ${state} after ${run.fetched} fetches`);
+    run.deps.log(`job ${id} ended ${state} after ${counted(run.fetched, "fetch", "fetches")}`);
   }
 
   /**

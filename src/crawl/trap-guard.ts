@@ -4,6 +4,7 @@
  * too many query variants of one path). Every refusal carries the reason the ledger shows.
  */
 import type { Config } from "../config.ts";
+import { counted } from "../plural.ts";
 import { inScope, nonPageExtension, normalizeUrl } from "./urls.ts";
 
 export interface TrapLimits {
@@ -72,12 +73,12 @@ export class TrapGuard {
     const parts = new URL(url);
     const repeats = maxRepeats(parts.pathname.split("/").filter(Boolean));
     if (repeats > l.maxRepeatedSegments) {
-      return `trap: path segments repeat ${repeats} times (max_repeated_segments ${l.maxRepeatedSegments})`;
+      return `trap: path segments repeat ${counted(repeats, "time")} (max_repeated_segments ${l.maxRepeatedSegments})`;
     }
     const query = parts.search.slice(1);
     const params = query.split("&").filter(Boolean).length;
     if (params > l.maxQueryParams) {
-      return `trap: ${params} query parameters (max_query_params ${l.maxQueryParams})`;
+      return `trap: ${counted(params, "query parameter")} (max_query_params ${l.maxQueryParams})`;
     }
     if (query) {
       const key = `${parts.protocol}//${parts.host}${parts.pathname}`;
@@ -92,7 +93,7 @@ export class TrapGuard {
       const digest = Bun.hash(query).toString(36);
       if (!seen.has(digest)) {
         if (seen.size >= l.maxQueryVariantsPerPath) {
-          return `trap: more than ${l.maxQueryVariantsPerPath} query variants of ${key} (max_query_variants_per_path)`;
+          return `trap: more than ${counted(l.maxQueryVariantsPerPath, "query variant")} of ${key} (max_query_variants_per_path)`;
         }
         seen.add(digest);
       }

@@ -4,6 +4,7 @@
  * signature counts): only fallbacks may be overridden by a confident learned model.
  */
 import type { ExtractedDocument } from "../extract/document.ts";
+import { counted } from "../plural.ts";
 import { isForumThread, isWikiPage } from "./page-kinds.ts";
 import type { Signals } from "./signals.ts";
 import { uRegex } from "./unicode-regex.ts";
@@ -65,7 +66,11 @@ export function classifyFormat(
     FAQ.test(title) ||
     (type === "support" && FAQ_PATH.test(path))
   ) {
-    return decide("faq", true, `FAQ markup/title or ${sig.questionHeads} question headings`);
+    return decide(
+      "faq",
+      true,
+      `FAQ markup/title or ${counted(sig.questionHeads, "question heading")}`,
+    );
   }
   if (type === "support" && isForumThread(url, sig)) {
     return decide("faq", true, "forum or Q&A thread");

@@ -5,6 +5,7 @@
  * the rules are decisive.
  */
 import type { ExtractedDocument } from "../extract/document.ts";
+import { counted } from "../plural.ts";
 import { CASE_STUDY_WORDS, EVENT_WORDS, JOB_WORDS, SHOP_WORDS } from "./rule-words.ts";
 import type { Signals } from "./signals.ts";
 import { HEAD_CHARS } from "./signals.ts";
@@ -95,7 +96,7 @@ export function typeScores(
   if (shop >= 2 && sig.prices >= 1 && sig.perPeriod === 0) {
     if (sig.prices >= 6)
       add("listing", 2, `${sig.prices} prices and ${shop} shop words: a product list`);
-    else add("product", 2, `${sig.prices} price(s) and ${shop} shop words`);
+    else add("product", 2, `${counted(sig.prices, "price")} and ${shop} shop words`);
   }
   if (hb.count(EVENT_WORDS) >= 2) add("event", 1, "agenda/speakers/register");
   if (PRESS.test(codePointPrefix(doc.text, HEAD_CHARS))) add("news", 1.5, "press/wire formula");

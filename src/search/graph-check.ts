@@ -5,6 +5,7 @@
  * would otherwise index bad vectors without a sign; here it is caught at each lane's start and its
  * passages go to the precise graph instead (2-3x the CPU per text, but right).
  */
+import { counted } from "../plural.ts";
 
 /** A neutral English passage of 202 word pieces ([CLS] and [SEP] included): long enough to fill
  * several 32-row blocks of the int8 GEMMs, short enough to cost one run per graph. */
@@ -47,7 +48,7 @@ export function describeChecks(checks: readonly (GraphCheck | null)[]): string {
   const routing =
     fallback === 0
       ? "passages on int8"
-      : `FAILED on ${fallback} of ${done.length} lanes: their passages on the precise graph`;
+      : `FAILED on ${fallback} of ${counted(done.length, "lane")}: their passages on the precise graph`;
   return `self-check of the int8 graph: cosine ${cosines}; ${routing}`;
 }
 

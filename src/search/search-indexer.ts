@@ -26,6 +26,7 @@ import {
   saveChunkVectors,
   unstoredChunks,
 } from "../db/vectors-repo.ts";
+import { counted } from "../plural.ts";
 import {
   shardVectorRows,
   storedChunkVectors,
@@ -128,7 +129,7 @@ export class SearchIndexer {
   /** Brings every shard level with SQLite (at start). */
   async reconcile(): Promise<void> {
     const dropped = dropUnusedVectors(this.#o.db);
-    if (dropped > 0) this.#o.log(`search: dropped ${dropped} vectors no chunk uses`);
+    if (dropped > 0) this.#o.log(`search: dropped ${counted(dropped, "vector")} no chunk uses`);
     for (const domain of storedDomains(this.#o.db)) await this.reconcileDomain(domain);
     this.wakeEmbedding();
   }
@@ -141,7 +142,9 @@ export class SearchIndexer {
     const stale = [...wanted].filter(([id, v]) => held.get(id) !== v).map(([id]) => id);
     const extra = [...held.keys()].filter((id) => !wanted.has(id));
     if (health !== "ok")
-      log(`search shard ${domain}: ${health}; rebuilding ${stale.length} pages from SQLite`);
+      log(
+        `search shard ${domain}: ${health}; rebuilding ${counted(stale.length, "page")} from SQLite`,
+      );
     if (extra.length > 0) await registry.removePages(domain, extra);
     this.rebuilding.set(domain, { done: 0, total: stale.length });
     const lookUp = anyStoredVector(db);

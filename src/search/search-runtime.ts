@@ -5,6 +5,7 @@
 import type { Config } from "../config.ts";
 import { embeddingBacklog } from "../db/chunks-repo.ts";
 import type { Db } from "../db/client.ts";
+import { counted } from "../plural.ts";
 import { embeddingText } from "./chunking.ts";
 import { EmbeddingPool } from "./embedding-pool.ts";
 import { describeChecks } from "./graph-check.ts";
@@ -37,7 +38,7 @@ export async function openSearch(
         queryLane: queries,
       })
     : null;
-  if (pool) log(`embedding: ${pool.lanes} lanes, ${describeChecks(pool.checks)}`);
+  if (pool) log(`embedding: ${counted(pool.lanes, "lane")}, ${describeChecks(pool.checks)}`);
   let closing: Promise<void> | null = null;
   const indexer = new SearchIndexer({
     registry,

@@ -50,12 +50,19 @@ const markdownPath = {
   },
 };
 
+/** Where `GET /` sends a browser. */
+export const DOCS_PATH = "/api/docs";
+
 export function createApp(deps: AppDeps) {
   const app: Elysia = new Elysia({ name: "webcorpus" })
     .use(versionHeader)
     .use(problems(() => app.routes))
     .use(repeatedParams)
     .use(docs(markdownPath))
+    // The bare address is where a newcomer lands first: Swagger UI, not a 404.
+    .get("/", () => new Response(null, { status: 302, headers: { location: DOCS_PATH } }), {
+      detail: { hide: true },
+    })
     .use(contentRoutes(deps))
     .use(searchRoutes(deps))
     .use(facetsRoutes(deps))

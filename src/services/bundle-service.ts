@@ -15,6 +15,7 @@ import {
 } from "../db/bundle-repo.ts";
 import type { Db } from "../db/client.ts";
 import { TYPE_VALUES } from "../facets/vocabulary.ts";
+import { counted } from "../plural.ts";
 import { isoNow } from "./clock.ts";
 import { requireDomain } from "./domains-service.ts";
 import { demoteHeadings } from "./markdown-headings.ts";
@@ -55,7 +56,7 @@ function frontmatter(domain: string, included: number, leftOut: number, filters:
 
 function closing(domain: string, included: number, leftOut: number): string {
   const hint = leftOut ? " (raise limit or narrow the filters to see them)" : "";
-  return `---\n\n*${included} pages of ${domain} included; pages_left_out: ${leftOut}${hint}.*\n`;
+  return `---\n\n*${counted(included, "page")} of ${domain} included; pages_left_out: ${leftOut}${hint}.*\n`;
 }
 
 export interface Bundle {

@@ -12,9 +12,10 @@ import {
   type ShelfRow,
   shelfMembers,
 } from "../db/collections-repo.ts";
+import { counted } from "../plural.ts";
 import { isoNow } from "./clock.ts";
 import type { ListPage } from "./envelope.ts";
-import { conflict, invalidBody, invalidParam, notFound } from "./errors.ts";
+import { conflict, invalidBody, invalidParam, notFound, ServiceError } from "./errors.ts";
 import { checkSlug } from "./params.ts";
 
 export type PlacedBy = "person" | "agent";
@@ -37,6 +38,26 @@ export function collectionView(
   const shelf = getShelf(db, slug);
   if (!shelf) throw notFound(`collection ${slug}`);
   return { ...shelf, members: members(db, slug) };
+}
+
+/** Slugs named in a 404 for an unknown `collection`; past this, how many more. */
+const SLUGS_SHOWN = 50;
+
+/**
+ * The `collection` filter of a read (content, search, facets; HTTP and MCP alike) names a shelf
+ * that exists, or the read answers 404 with the shelves there are, rather than an empty list.
+ */
+export function requireShelf(db: Db, slug: string | null): void {
+  if (slug === null || getShelf(db, slug)) return;
+  const { rows, total } = listShelves(db, SLUGS_SHOWN, 0);
+  const more = total > rows.length ? ` and ${total - rows.length} more` : "";
+  const message =
+    total === 0
+      ? "there are no shelves yet; make one with PUT /api/collections/{slug} or `webcorpus shelves put SLUG`"
+      : `there ${total === 1 ? "is" : "are"} ${counted(total, "shelf", "shelves")}: ${rows.map((r) => r.slug).join(", ")}${more}`;
+  throw new ServiceError("not_found", `collection ${slug} not found: ${message}`, {
+    errors: [{ param: "collection", message: `no shelf ${slug}; ${message}` }],
+  });
 }
 
 function members(db: Db, slug: string) {

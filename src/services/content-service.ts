@@ -18,6 +18,7 @@ import {
 } from "../db/pages-repo.ts";
 import { AUDIENCE_VALUES, FORMAT_VALUES, TOPIC_VALUES, TYPE_VALUES } from "../facets/vocabulary.ts";
 import type { ContentSort } from "../schemas/params.ts";
+import { requireShelf } from "./collections-service.ts";
 import { invalidParam, notFound, notImplemented } from "./errors.ts";
 import { withPrefix } from "./ids.ts";
 import {
@@ -140,6 +141,7 @@ export async function listContent(
   const sort = args.sort ?? (q ? "relevance" : "cited");
   if (sort === "relevance" && !q) throw invalidParam("sort", "relevance needs q");
   const { filter, applied: echo } = contentFilter(config, args);
+  requireShelf(db, filter.collection);
   const limit = args.limit ?? 20;
   const offset = args.offset ?? 0;
   let result: { rows: PageRow[]; total: number };

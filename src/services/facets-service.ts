@@ -3,6 +3,7 @@ import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { facetCounts } from "../db/pages-repo.ts";
 import { AUDIENCES, FORMATS, TOPICS, TYPES } from "../facets/vocabulary.ts";
+import { requireShelf } from "./collections-service.ts";
 import { envelope } from "./envelope.ts";
 import { applied, parseCollection, parseDomains } from "./params.ts";
 
@@ -34,6 +35,7 @@ function vocabulary(
 export function listFacets(db: Db, config: Config, args: { domain?: string; collection?: string }) {
   const domains = parseDomains(args.domain, config.allowPrivateSuffixes);
   const collection = parseCollection(args.collection);
+  requireShelf(db, collection);
   const counts = facetCounts(db, { domains, collection });
   const code = new Map(counts.hasCode.map((c) => [c.value, c.n]));
   const data = [

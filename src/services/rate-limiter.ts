@@ -1,3 +1,4 @@
+import { counted } from "../plural.ts";
 import { ServiceError } from "./errors.ts";
 
 /**
@@ -24,7 +25,7 @@ export class RateLimiter {
       const retry = Math.max(1, Math.ceil((60_000 - (now - oldest)) / 1000));
       throw new ServiceError(
         "rate_limited",
-        `at most ${this.#perMinute} crawl starts per minute per key`,
+        `at most ${counted(this.#perMinute, "crawl start")} per minute per key`,
         { headers: { "Retry-After": String(retry) } },
       );
     }

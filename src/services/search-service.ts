@@ -10,6 +10,7 @@ import type { SearchMode } from "../schemas/params.ts";
 import { anchorsOnly } from "../search/link-anchors.ts";
 import type { ShardRegistry } from "../search/shard-registry.ts";
 import { searchShards } from "../search/shard-search.ts";
+import { requireShelf } from "./collections-service.ts";
 import { ServiceError } from "./errors.ts";
 import {
   applied,
@@ -120,6 +121,7 @@ export function textPages(deps: SearchDeps): (q: string, filter: PageFilter) => 
 
 export async function search(deps: SearchDeps, args: SearchArgs): Promise<SearchResponse> {
   const request = searchRequest(deps.config, args);
+  requireShelf(deps.db, request.filters.collection);
   let mode = request.mode;
   if (mode !== "text" && !deps.embedQuery) {
     if (mode === "vector") {

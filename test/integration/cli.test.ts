@@ -68,6 +68,17 @@ test("a bad setting stops every command with one line naming it, before anything
   });
   expect(pg.code).toBe(2);
   expect(pg.stderr).toContain("PostgreSQL backend is not built yet");
+  // Only the int8 model ships: fp32 without its exported graph stops every command at start.
+  for (const args of [["keys", "list"], ["crawl", "example.com"], ["serve"]]) {
+    const fp32 = await runCli(args, { WEBCORPUS_DATA_DIR: dir, WEBCORPUS_EMBED_VARIANT: "fp32" });
+    expect(fp32.code).toBe(2);
+    expect(fp32.stderr).toStartWith(
+      "error: WEBCORPUS_EMBED_VARIANT: fp32 needs model-fp32.onnx, which is not shipped",
+    );
+    expect(fp32.stderr).toContain("export-model.ts --fp32");
+    expect(fp32.stderr).not.toContain("    at ");
+    expect(existsSync(join(dir, "webcorpus.db"))).toBe(false);
+  }
 });
 
 test("settings come from .env too, and a .env that is not UTF-8 is one line", async () => {
@@ -100,7 +111,7 @@ test("serve answers over a real socket, refuses writes without a key, and stops 
   const key = (await runCli(["keys", "create", "me"], { WEBCORPUS_DATA_DIR: dir })).stdout.trim();
   const port = freePort();
   const proc = Bun.spawn(["bun", CLI, "serve", "--port", String(port)], {
-    env: cliEnv({ WEBCORPUS_DATA_DIR: dir }),
+    env: cliEnv({ WEBCORPUS_DATA_DIR: dir, WEBCORPUS_WORKER_PROCESSES: "1" }),
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -133,7 +144,12 @@ test("serve answers over a real socket, refuses writes without a key, and stops 
     proc.kill("SIGTERM");
   }
   expect(await proc.exited).toBe(0);
-  expect(await new Response(proc.stderr).text()).toContain("SIGTERM: stopping");
+  const stderr = await new Response(proc.stderr).text();
+  expect(stderr).toContain("SIGTERM: stopping");
+  // The start-up line: one worker in the singular, and where Swagger UI and MCP are.
+  expect(stderr).toContain("; 1 crawl worker)");
+  expect(stderr).toContain(`${base}/api/docs`);
+  expect(stderr).toContain(`${base}/api/mcp`);
 });
 
 test("--help after a command prints that command's usage; an unknown option shows it too", async () => {
@@ -144,8 +160,34 @@ test("--help after a command prints that command's usage; an unknown option show
     expect(help.stdout).toContain(`usage: webcorpus ${command}`);
     expect(help.stderr).toBe("");
   }
+  const top = await runCli(["--help"], env);
+  expect(top.code).toBe(0);
+  expect(top.stderr).toBe("");
+  for (const command of ["serve", "crawl", "inspect", "keys", "shelves"])
+    expect(top.stdout).toMatch(new RegExp(`^  ${command} +\\S.{10,}$`, "m"));
+  expect(top.stdout).toMatch(/^ +--version +\S.{5,}$/m);
   const bad = await runCli(["crawl", "example.com", "--bogus"], env);
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain("--bogus");
   expect(bad.stderr).toContain("usage: webcorpus crawl DOMAIN");
+});
+
+test("every command's --help explains each of its options in a line of its own", async () => {
+  const env = { WEBCORPUS_DATA_DIR: dataDir() };
+  for (const command of ["serve", "keys", "shelves", "crawl", "inspect"]) {
+    const help = await runCli([command, "--help"], env);
+    expect(help.code).toBe(0);
+    expect(help.stderr).toBe("");
+    const usage = help.stdout.split("\n\n")[0] ?? "";
+    const options = new Set([...usage.matchAll(/--[a-z-]+/g)].map((m) => m[0]));
+    expect(options.size).toBeGreaterThan(0);
+    for (const option of [...options, "--help"]) {
+      // "  --budget N     most pages to fetch …": the option, its value, then what it does.
+      expect({ command, option, line: help.stdout }).toMatchObject({
+        line: expect.stringMatching(
+          new RegExp(`^ +(-h, )?${option}( [A-Z:|]+)? {2,}\\S.{8,}$`, "m"),
+        ),
+      });
+    }
+  }
 });

@@ -149,6 +149,14 @@ test("shelves from the shell", async () => {
   });
   const listed = await runCli(["shelves", "list"], env);
   expect(listed.stdout).toContain("fintech\tFintech\t2 companies\t0 crawled");
+  expect((await runCli(["shelves", "put", "solo", "--name", "Solo"], env)).code).toBe(0);
+  expect((await runCli(["shelves", "add", "solo", "stripe.com"], env)).code).toBe(0);
+  expect((await runCli(["shelves", "list"], env)).stdout).toContain(
+    "solo\tSolo\t1 company\t0 crawled",
+  );
+  expect((await runCli(["shelves", "show", "solo"], env)).stdout).toContain(
+    "stripe.com\tperson\t0 pages",
+  );
   const crawl = await runCli(["shelves", "crawl", "fintech", "--budget", "5"], env);
   expect(
     crawl.stdout
@@ -160,4 +168,43 @@ test("shelves from the shell", async () => {
   const bad = await runCli(["shelves", "add", "fintech", "localhost"], env);
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain("single label");
+});
+
+test("a collection filter naming no shelf is a 404 that lists the shelves, or says how to make one", async () => {
+  const empty = makeApp();
+  try {
+    // Search needs an index here: the 404 comes before the search itself.
+    await empty.attachSearch();
+    for (const path of ["/api/content", "/api/facets", "/api/search"]) {
+      const params: Record<string, string> =
+        path === "/api/search" ? { q: "x", collection: "nope" } : { collection: "nope" };
+      const none = await expectProblem(await empty.get(path, params), 404, "not_found");
+      expect(none.detail).toContain("collection nope not found");
+      expect(none.detail).toContain("no shelves yet");
+      expect(none.detail).toContain("webcorpus shelves put");
+    }
+    for (const slug of ["zeta", "alpha"])
+      await empty.request("PUT", `/api/collections/${slug}`, {
+        body: JSON.stringify({ name: slug }),
+        headers: { ...empty.auth, "content-type": "application/json" },
+      });
+    for (const path of ["/api/content", "/api/facets", "/api/search"]) {
+      const params: Record<string, string> =
+        path === "/api/search" ? { q: "x", collection: "nope" } : { collection: "nope" };
+      const some = await expectProblem(await empty.get(path, params), 404, "not_found");
+      expect(some.detail).toBe("collection nope not found: there are 2 shelves: alpha, zeta");
+      expect(some.errors).toEqual([
+        { param: "collection", message: "no shelf nope; there are 2 shelves: alpha, zeta" },
+      ]);
+      const known = await empty.get(path, { ...params, collection: "alpha" });
+      expect(known.status).toBe(200);
+    }
+    const doc = (await (await empty.get("/api/openapi.json")).json()) as {
+      paths: Record<string, { get: { responses: Record<string, unknown> } }>;
+    };
+    for (const path of ["/api/content", "/api/facets", "/api/search"])
+      expect(Object.keys(doc.paths[path]?.get.responses ?? {})).toContain("404");
+  } finally {
+    empty.close();
+  }
 });

@@ -162,7 +162,17 @@ describe("the page list", () => {
     expect((await list({ collection: SHELF, limit: 1 })).total).toBe(
       all.filter((p) => p.domain === ACME).length,
     );
-    expect((await list({ collection: "no-such-shelf", limit: 1 })).total).toBe(0);
+    // A shelf that does not exist is a 404 naming the shelves there are, not an empty list.
+    const missing = await problem(
+      await srv.get("/api/content", { collection: "no-such-shelf" }),
+      404,
+      "not_found",
+    );
+    expect(missing.detail).toContain("collection no-such-shelf not found");
+    expect(missing.detail).toContain(SHELF);
+    expect(missing.errors).toEqual([
+      { param: "collection", message: expect.stringContaining(SHELF) },
+    ]);
   });
 
   const key = (sort: (typeof SORTS)[number], p: Json): string | number => {

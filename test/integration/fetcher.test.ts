@@ -250,7 +250,7 @@ describe("fetchFollowing", () => {
   test("max hops", async () => {
     const { fetcher, base } = await setup();
     const res = await fetcher.fetchFollowing(`${base}/redirect/chain-1`, { maxHops: 1 });
-    expect(res.error).toEqual({ kind: "redirect", detail: "more than 1 redirects" });
+    expect(res.error).toEqual({ kind: "redirect", detail: "more than 1 redirect" });
   });
 
   test("a redirect to file: is refused", async () => {

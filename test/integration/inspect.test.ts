@@ -1,9 +1,13 @@
-/** `webcorpus inspect FILE --url URL`: extraction and facets of a saved page; nothing stored. */
+/**
+ * `webcorpus inspect URL` and `webcorpus inspect FILE --url URL`: extraction, facets and chunks of
+ * a live or a saved page; nothing stored. A live page is fetched through the crawler's fetcher.
+ */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers/app.ts";
 import { runCli } from "../helpers/cli.ts";
+import { serveSite, page as sitePage } from "../helpers/site.ts";
 
 // Subprocesses: more than bun's default 5 s (bunfig.toml has no timeout key).
 setDefaultTimeout(60_000);
@@ -21,8 +25,8 @@ function data(): string {
   return join(dir, "data");
 }
 
-async function inspect(args: string[], dataDir = data()) {
-  const out = await runCli(["inspect", ...args], { WEBCORPUS_DATA_DIR: dataDir });
+async function inspect(args: string[], dataDir = data(), settings: Record<string, string> = {}) {
+  const out = await runCli(["inspect", ...args], { WEBCORPUS_DATA_DIR: dataDir, ...settings });
   return {
     ...out,
     json: out.code === 0 ? (JSON.parse(out.stdout) as Record<string, unknown>) : null,
@@ -42,6 +46,7 @@ test("a docs page: facets as the page read shows them, explained with --explain,
     explain: Record<string, string[]>;
     links: { anchor_text: string; position: string }[];
     signals: { template_links: number; index_page: string | null };
+    chunks: { index: number; heading: string; tokens: number; vector: boolean; text: string }[];
   };
   expect(page.id).toMatch(/^pg_[0-9a-f]{16}$/);
   expect(page.url).toBe(QUICKSTART_URL);
@@ -73,6 +78,15 @@ test("a docs page: facets as the page read shows them, explained with --explain,
     true,
   );
   expect(page.signals.template_links).toBeGreaterThan(0);
+  // The chunks search would index, cut by the model's word pieces as the crawl workers cut them.
+  expect(page.chunks.length).toBeGreaterThan(0);
+  expect(page.chunks.map((c) => c.index)).toEqual(page.chunks.map((_, i) => i));
+  for (const c of page.chunks) {
+    expect(c.tokens).toBeGreaterThan(0);
+    expect(c.tokens).toBeLessThanOrEqual(256);
+    expect(c.vector).toBe(true);
+  }
+  expect(page.chunks.map((c) => c.text).join("\n")).toContain("npm install -g stackmint");
   expect(page.signals.index_page).toBeNull();
   expect(!existsSync(dir) || readdirSync(dir).length === 0).toBe(true);
 });
@@ -150,4 +164,81 @@ test("a generated index page: signals.index_page says why the vector policy read
   expect(code).toBe(0);
   const signals = (json as { signals: { index_page: string | null } }).signals;
   expect(signals.index_page).toContain("60 of 60 lines are short link entries");
+});
+
+const LIVE_PAGE = sitePage(
+  "Getting started",
+  "<h2>Install</h2><p>Run the installer and follow the steps on screen to set up your account.</p><pre><code>curl -sSf https://acme.test/install.sh | sh</code></pre><h2>Configure</h2><p>Open the settings page and choose a region for your data before you invite the team.</p>",
+  '<a href="/pricing">Pricing</a>',
+);
+
+test("a live URL: fetched through the crawler's fetcher on loopback (connect-to), redirects followed, chunks shown", async () => {
+  const site = serveSite("acme.test", {
+    "/docs/start": LIVE_PAGE,
+    "/start": "redirect:/docs/start",
+  });
+  try {
+    const { code, json, stderr } = await inspect(["http://acme.test/start", "--explain"], data(), {
+      WEBCORPUS_CONNECT_TO: site.connectTo(),
+      WEBCORPUS_CONNECT_TO_ONLY: "true",
+    });
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    const page = json as {
+      url: string;
+      domain: string;
+      title: string;
+      markdown: string;
+      explain: Record<string, string[]>;
+      chunks: { heading: string; text: string; tokens: number; vector: boolean }[];
+    };
+    expect(page.url).toBe("http://acme.test/docs/start");
+    expect(page.domain).toBe("acme.test");
+    expect(page.title).toBe("Getting started");
+    expect(page.markdown).toContain("curl -sSf https://acme.test/install.sh");
+    expect(Object.keys(page.explain).length).toBeGreaterThan(0);
+    expect(page.chunks.length).toBeGreaterThan(0);
+    expect(page.chunks.map((c) => c.text).join("\n")).toContain("choose a region");
+    expect(
+      page.chunks.some((c) => c.heading.includes("Install") || c.text.includes("Install")),
+    ).toBe(true);
+    expect(site.hits).toEqual(["/start", "/docs/start"]);
+  } finally {
+    await site.stop();
+  }
+});
+
+test("a live URL on loopback without connect-to is refused by the SSRF guard, never fetched", async () => {
+  const site = serveSite("acme.test", { "/docs/start": LIVE_PAGE });
+  try {
+    const { code, stdout, stderr } = await inspect([`http://127.0.0.1:${site.port}/docs/start`]);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toContain("ssrf");
+    expect(stderr).toContain("not public");
+    expect(site.hits).toEqual([]);
+  } finally {
+    await site.stop();
+  }
+});
+
+test("a live URL the crawler would not store as a page says why, exit 1", async () => {
+  const site = serveSite("acme.test", { "/notes.txt": "plain text" });
+  const settings = { WEBCORPUS_CONNECT_TO: site.connectTo(), WEBCORPUS_CONNECT_TO_ONLY: "true" };
+  try {
+    const missing = await inspect(["http://acme.test/gone"], data(), settings);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("http://acme.test/gone: clientError: HTTP 404");
+    const text = await inspect(["http://acme.test/notes.txt"], data(), settings);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toContain("notHtml");
+    const both = await inspect(
+      ["http://acme.test/x", "--url", "http://acme.test/y"],
+      data(),
+      settings,
+    );
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("--url is for a saved FILE");
+  } finally {
+    await site.stop();
+  }
 });

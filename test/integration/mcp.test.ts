@@ -405,6 +405,23 @@ describe("errors are tool results carrying the HTTP API's problem document", () 
     expect(errorText(await call(mcp, "get_collection", { slug: "nope" }))).toStartWith(
       "not_found:",
     );
+    // A collection filter naming no shelf: the HTTP API's 404, with the shelves there are.
+    for (const tool of ["list_content", "list_facets"]) {
+      const missing = problemOf(
+        await call(mcp, tool, { collection: "no-such-shelf" }),
+        "collection",
+        "not_found",
+      );
+      expect(missing.status).toBe(404);
+      expect(missing.detail).toContain(SHELF);
+    }
+    expect(
+      problemOf(
+        await call(mcp, "list_content", { collection: "no-such-shelf" }),
+        "collection",
+        "not_found",
+      ),
+    ).toEqual(await http("/api/content", { collection: "no-such-shelf" }));
   });
 
   test("search on a server without a search index answers the HTTP API's 501 problem", async () => {

@@ -183,3 +183,20 @@ test("Swagger UI's page loads its script and stylesheet from this server, not a 
   }
   expect(page).toContain("/api/openapi.json");
 });
+
+test("GET / redirects to Swagger UI over a real socket, and / is not in the document", async () => {
+  const server = api.app.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const base = `http://127.0.0.1:${server.server?.port}`;
+    const r = await fetch(`${base}/`, { redirect: "manual" });
+    expect(r.status).toBe(302);
+    expect(r.headers.get("location")).toBe("/api/docs");
+    const followed = await fetch(`${base}/`);
+    expect(followed.status).toBe(200);
+    expect(followed.url).toBe(`${base}/api/docs`);
+    expect(await followed.text()).toContain("/api/openapi.json");
+  } finally {
+    await server.stop(true);
+  }
+  expect(Object.keys(doc.paths)).not.toContain("/");
+});

@@ -51,6 +51,7 @@ export function contentRoutes(deps: AppDeps) {
             ]),
           },
           401,
+          404,
           501,
         ),
         detail: {

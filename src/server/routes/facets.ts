@@ -19,7 +19,7 @@ export function facetsRoutes(deps: AppDeps) {
       {
         auth: "read",
         query: facetsQuery,
-        response: responses({ 200: FacetList }, 401),
+        response: responses({ 200: FacetList }, 401, 404),
         detail: {
           tags: ["facets"],
           summary: "Facet vocabularies with page counts per value",

@@ -33,7 +33,7 @@ export function searchRoutes(deps: AppDeps) {
       {
         auth: "read",
         query,
-        response: responses({ 200: SearchResult }, 401, 501),
+        response: responses({ 200: SearchResult }, 401, 404, 501),
         detail: {
           tags: ["search"],
           summary: "Hybrid search over page chunks",

@@ -77,3 +77,10 @@ test("the live line returns to column 0, is cut to the terminal and clears what 
   expect(shortDuration(1810)).toBe("30m");
   expect(shortDuration(7200)).toBe("2h");
 });
+
+test("a backlog of one chunk reads in the singular", () => {
+  const line = progressLine(
+    view("running", { phase: "embedding", embedding_backlog: 1, chunks_per_s: 2 }),
+  );
+  expect(line).toContain("backlog 1 chunk (2.0/s)");
+});
