@@ -6,6 +6,7 @@
  * `WEBCORPUS_CONNECT_TO`, timeouts and body cap; redirects followed hop by hop, robots.txt not
  * read); a FILE is a saved page, read from disk, and nothing is fetched. Nothing is stored.
  */
+
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type Config, disableProxies } from "../config.ts";
@@ -15,6 +16,7 @@ import { fetchOutcome } from "../crawl/outcome.ts";
 import { processPage } from "../crawl/process-page.ts";
 import { normalizeUrl, pageId, urlHost } from "../crawl/urls.ts";
 import { chunkMarkdown } from "../search/chunking.ts";
+import { anchorsOnly } from "../search/link-anchors.ts";
 import { loadTokenCounter, MODEL_DIR, modelFiles } from "../search/model-files.ts";
 import { indexEvidence, markdownShape } from "../search/vector-policy.ts";
 import { CliError, startConfig } from "./context.ts";
@@ -88,7 +90,7 @@ export function inspectPage(
     // those the vector policy leaves to text search (WEBCORPUS_INDEX_PAGE_VECTORS=policy).
     chunks: page.chunks.map((c) => ({
       index: c.index,
-      heading: c.heading,
+      heading: anchorsOnly(c.heading), // shown as search shows it: links read as their anchors
       tokens: c.tokens,
       vector: c.vectorWanted !== false,
       text: c.text,

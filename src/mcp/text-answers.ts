@@ -4,6 +4,8 @@
  * item and escapes every newline of a passage; a 10-hit search was 9.1k characters of it.
  * Pure functions of the service results.
  */
+
+import { counted } from "../plural.ts";
 import { anchorsOnly } from "../search/link-anchors.ts";
 import type { DomainRecord } from "../services/domains-service.ts";
 import type { ListEnvelope } from "../services/envelope.ts";
@@ -12,7 +14,6 @@ import type { JobView } from "../services/jobs-service.ts";
 /** A passage longer than this is cut at a word, with a pointer to the whole page. */
 export const PASSAGE_CHARS = 1000;
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const number = (n: number) => n.toLocaleString("en-US");
 
 function cut(text: string, max: number): string {
@@ -68,7 +69,7 @@ export function searchText(result: {
   filters: { applied: Record<string, unknown>; unrecognized: string[] };
 }): string {
   const head =
-    `${plural(result.data.length, "passage")} for "${result.query}" (${result.mode}). ${filtersLine(result.filters)}`.trim();
+    `${counted(result.data.length, "passage")} for "${result.query}" (${result.mode}). ${filtersLine(result.filters)}`.trim();
   if (result.data.length === 0) {
     return `${head}\nNothing matched: try other words, fewer filters, or list_content to browse.`;
   }
@@ -115,7 +116,7 @@ export function contentText(list: ListEnvelope<PageLine>): string {
   const shown = list.data.length ? `${from}-${to}` : "none";
   const next = to < list.total ? ` Next: offset=${to}.` : "";
   const head =
-    `${plural(list.total, "page")} match; ${shown} shown, sorted by ${list.sort}.${next} ${filtersLine(list.filters)}`.trim();
+    `${counted(list.total, "page")} match; ${shown} shown, sorted by ${list.sort}.${next} ${filtersLine(list.filters)}`.trim();
   return [head, ...list.data.map(pageLine)].join("\n");
 }
 
@@ -144,14 +145,14 @@ export function pageText(page: PageViewText): string {
     `# ${page.title ?? page.url}`,
     `${page.id} · ${page.url}${page.canonical_url && page.canonical_url !== page.url ? ` (canonical ${page.canonical_url})` : ""}`,
     page.description ? `> ${page.description}` : "",
-    `Domain ${page.domain}${page.collections.length ? `; shelves: ${page.collections.join(", ")}` : ""}. Fetched ${page.fetched_at} (${plural(page.history.length, "fetch", "fetches")} recorded).`,
+    `Domain ${page.domain}${page.collections.length ? `; shelves: ${page.collections.join(", ")}` : ""}. Fetched ${page.fetched_at} (${counted(page.history.length, "fetch", "fetches")} recorded).`,
     `Facets: type ${f.type}, format ${f.format}, audience ${f.audience}, locale ${f.locale ?? "unknown"}, topics ${f.topics.join(", ") || "none"}; ${number(f.words)} words; ${f.has_code ? "has code" : "no code"}; published ${f.published ?? "unknown"}.`,
     `Scores (0-1): technicality ${f.technicality}, depth ${f.depth}, originality ${f.originality}, promotional ${f.promotional}.`,
   ];
   if (page.cited_by.length) {
     const first = page.cited_by.slice(0, 5).map((c) => `${c.title ?? c.url} (${c.id})`);
     const more = page.cited_by.length > 5 ? `, and ${page.cited_by.length - 5} more` : "";
-    lines.push(`Cited by ${plural(page.cited_by.length, "page")}: ${first.join("; ")}${more}.`);
+    lines.push(`Cited by ${counted(page.cited_by.length, "page")}: ${first.join("; ")}${more}.`);
   }
   const text = lines.filter(Boolean).join("\n");
   return page.markdown === undefined ? text : `${text}\n\n---\n\n${page.markdown}`;
@@ -185,7 +186,7 @@ export function domainText(record: DomainRecord): string {
   );
   if (record.properties.length) {
     const props = record.properties.map(
-      (p) => `${p.locale ?? "?"} ${p.root_url} (${plural(p.pages, "page")})`,
+      (p) => `${p.locale ?? "?"} ${p.root_url} (${counted(p.pages, "page")})`,
     );
     lines.push(`Locales: ${props.join("; ")}.`);
   }
@@ -199,12 +200,12 @@ export function domainText(record: DomainRecord): string {
       `Changes since ${ch.previous_job_id}: ${ch.added.count} added, ${ch.removed.count} removed, ${ch.modified.count} modified.`,
     );
   } else if (ch) {
-    lines.push(`First crawl: ${plural(ch.added.count, "page")} added.`);
+    lines.push(`First crawl: ${counted(ch.added.count, "page")} added.`);
   }
   if (record.links_to.length) {
     const top = record.links_to
       .slice(0, LINKED_SHOWN)
-      .map((l) => `${l.domain} (${plural(l.links, "link")})`);
+      .map((l) => `${l.domain} (${counted(l.links, "link")})`);
     const more =
       record.links_to.length > LINKED_SHOWN
         ? `, and ${record.links_to.length - LINKED_SHOWN} more`
@@ -244,7 +245,7 @@ export function jobText(job: JobView): string {
         : "";
       return `- ${name} ${number(b.count)}: ${b.reason}${why}`;
     });
-  lines.push(`Coverage of ${plural(job.coverage.total, "URL")}:`, ...buckets);
+  lines.push(`Coverage of ${counted(job.coverage.total, "URL")}:`, ...buckets);
   if (job.error) lines.push(`Error: ${job.error}`);
   if (job.cancel_requested) lines.push("Cancel requested.");
   lines.push("Sample URLs per outcome: get_job(full=true).");
@@ -265,7 +266,7 @@ export function facetsText(
   definitions: boolean,
 ): string {
   const lines = [
-    `${plural(list.pages, "page")} in scope. Each facet: its filter argument, then values (pages).`,
+    `${counted(list.pages, "page")} in scope. Each facet: its filter argument, then values (pages).`,
   ];
   for (const f of list.data) {
     const what = definitions && f.definition ? `: ${f.definition}` : "";
@@ -299,9 +300,9 @@ export function shelvesText(list: ListEnvelope<ShelfView>): string {
   if (list.total === 0) return "No shelves yet. place_on_shelf with a new slug makes one.";
   const lines = list.data.map(
     (s) =>
-      `- ${s.slug}: ${s.name}${s.description ? ` (${s.description})` : ""}; ${plural(s.companies, "company", "companies")}, ${s.crawled} crawled`,
+      `- ${s.slug}: ${s.name}${s.description ? ` (${s.description})` : ""}; ${counted(s.companies, "company", "companies")}, ${s.crawled} crawled`,
   );
-  return [`${plural(list.total, "shelf", "shelves")}:`, ...lines].join("\n");
+  return [`${counted(list.total, "shelf", "shelves")}:`, ...lines].join("\n");
 }
 
 interface MemberView {
@@ -313,10 +314,10 @@ interface MemberView {
 }
 
 export function shelfText(shelf: ShelfView & { members: readonly MemberView[] }): string {
-  const head = `# ${shelf.name} (${shelf.slug})${shelf.description ? `\n${shelf.description}` : ""}\n${plural(shelf.companies, "company", "companies")}, ${shelf.crawled} crawled:`;
+  const head = `# ${shelf.name} (${shelf.slug})${shelf.description ? `\n${shelf.description}` : ""}\n${counted(shelf.companies, "company", "companies")}, ${shelf.crawled} crawled:`;
   const lines = shelf.members.map(
     (m) =>
-      `- ${m.domain}${m.reason ? `: ${m.reason}` : ""} (placed by ${m.placed_by} ${m.placed_at.slice(0, 10)}; ${plural(m.pages, "page")})`,
+      `- ${m.domain}${m.reason ? `: ${m.reason}` : ""} (placed by ${m.placed_by} ${m.placed_at.slice(0, 10)}; ${counted(m.pages, "page")})`,
   );
   return [head, ...lines].join("\n");
 }
