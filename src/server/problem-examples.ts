@@ -16,7 +16,7 @@ import {
   ServiceError,
 } from "../services/errors.ts";
 import { requireScope } from "../services/keys-service.ts";
-import { RateLimiter } from "../services/rate-limiter.ts";
+import { rateLimited } from "../services/rate-limiter.ts";
 import { bodyTooLarge, notJson } from "./json-body.ts";
 
 /** The settings an error's wording depends on. */
@@ -99,11 +99,8 @@ export function problemExample(
         return bodyTooLarge(limits.maxBodyRequestBytes);
       case "415":
         return notJson();
-      case "429": {
-        const limiter = new RateLimiter(limits.crawlRatePerMinute, () => 0);
-        for (let i = 0; i < limits.crawlRatePerMinute; i++) limiter.take("key");
-        return thrown(() => limiter.take("key"));
-      }
+      case "429":
+        return rateLimited(limits.crawlRatePerMinute, 60);
       case "501":
         return path === "/api/content"
           ? notImplemented("full-text q on /api/content on this server (it has no search index)")

@@ -162,7 +162,13 @@ test("the document is valid OpenAPI 3.1", async () => {
 });
 
 test("the documented bounds are the configured ones", async () => {
-  const small = makeApp({ CONTENT_LIMIT: "50", MAX_BUDGET: "600" });
+  // A rate far above any real one (schemathesis runs with it): the 429 example is made at once.
+  const small = makeApp({
+    CONTENT_LIMIT: "50",
+    MAX_BUDGET: "600",
+    CRAWL_RATE_PER_MINUTE: "1000000",
+    MAX_BODY_REQUEST_BYTES: "4096",
+  });
   try {
     const d = (await (await small.get("/api/openapi.json")).json()) as Doc;
     const limit = d.paths["/api/content"]?.get?.parameters?.find((p) => p.name === "limit") as
@@ -172,6 +178,9 @@ test("the documented bounds are the configured ones", async () => {
     const body =
       d.paths["/api/crawl"]?.post?.requestBody?.content["application/json"]?.schema.properties;
     expect(JSON.stringify(body?.budget)).toContain('"maximum":600');
+    const errors = d.paths["/api/crawl"]?.post?.responses ?? {};
+    expect(JSON.stringify(errors["429"])).toContain("at most 1000000 crawl starts per minute");
+    expect(JSON.stringify(errors["413"])).toContain("the body is limited to 4096 bytes");
   } finally {
     small.close();
   }
