@@ -3,6 +3,16 @@
  * each one against its schema, so they cannot drift from what the API answers.
  */
 
+import { BUCKET_REASONS, BUCKETS } from "../crawl/buckets.ts";
+
+/** The ids the examples share (and the error examples name). */
+export const exampleIds = {
+  page: "pg_3f2a9c1d0b7e4a55",
+  job: "job_019cc2b3e4f1a2b3c4d5",
+  domain: "postgresql.org",
+  slug: "databases",
+} as const;
+
 const facets = {
   type: "docs",
   format: "tutorial",
@@ -194,3 +204,248 @@ export const domainExample = {
   links_to: [{ domain: "wikipedia.org", links: 14, pages: 9, hosts: ["en.wikipedia.org"] }],
   collections: [{ slug: "databases", name: "Databases", reason: "open-source SQL engine" }],
 };
+
+export const facetListExample = {
+  data: [
+    {
+      facet: "type",
+      param: "type",
+      kind: "vocabulary",
+      values: [
+        {
+          value: "docs",
+          pages: 388,
+          definition: "product or technical documentation, guides, manuals",
+        },
+        { value: "blog", pages: 0, definition: "a post or the index of the company's blog" },
+      ],
+    },
+    {
+      facet: "has_code",
+      param: "has_code",
+      kind: "boolean",
+      definition: "the main content shows at least one code block of code or commands",
+      values: [
+        { value: true, pages: 231 },
+        { value: false, pages: 181 },
+      ],
+    },
+    {
+      facet: "technicality",
+      param: "technicality_min",
+      kind: "score",
+      definition: "0 lay reader .. 1 specialist",
+      values: [],
+      range: [0, 1],
+    },
+  ],
+  total: 12,
+  limit: 12,
+  offset: 0,
+  sort: "facet",
+  filters: { applied: { domain: ["postgresql.org"] }, unrecognized: [] },
+  pages: 412,
+};
+
+const shelf = {
+  slug: "databases",
+  name: "Databases",
+  description: "Companies behind SQL and NoSQL engines",
+  companies: 3,
+  crawled: 1,
+  created_at: "2026-11-20T09:12:44Z",
+};
+
+export const memberExample = {
+  domain: "postgresql.org",
+  reason: "open-source SQL engine",
+  placed_by: "person",
+  placed_at: "2026-11-20T09:13:05Z",
+  crawled: true,
+  pages: 412,
+};
+
+export const shelfListExample = {
+  data: [shelf],
+  total: 1,
+  limit: 1000,
+  offset: 0,
+  sort: "slug",
+  filters: { applied: {}, unrecognized: [] },
+};
+
+export const shelfExample = {
+  ...shelf,
+  members: [
+    memberExample,
+    {
+      domain: "sqlite.org",
+      reason: "embedded SQL engine",
+      placed_by: "agent",
+      placed_at: "2026-11-21T16:40:10Z",
+      crawled: false,
+      pages: 0,
+    },
+  ],
+};
+
+export const crawlAcceptedExample = {
+  job_id: exampleIds.job,
+  state: "queued",
+  domain: "postgresql.org",
+};
+
+const jobSummary = {
+  id: exampleIds.job,
+  domain: "postgresql.org",
+  state: "running",
+  params: { budget: 500, refresh: false, force: false, shots: 0 },
+  created_at: "2026-11-25T21:40:00Z",
+  started_at: "2026-11-25T21:40:01Z",
+  finished_at: null,
+  progress: {
+    indexed: 212,
+    pending: 38,
+    discovered: 1104,
+    fetched: 219,
+    elapsed_s: 312.4,
+    pages_per_min: 42.1,
+    eta: { low_s: 380, high_s: 520, confidence: 0.8 },
+    embedding_backlog: 96,
+    phase: "fetching",
+    embedded_chunks: 1830,
+    chunks_per_s: 5.9,
+    searchable: 188,
+    searchable_per_min: 36.1,
+  },
+  cancel_requested: false,
+  resumes: 0,
+  error: null,
+};
+
+const bucketCounts: Readonly<Record<string, number>> = {
+  indexed: 212,
+  duplicate: 3,
+  redirected: 4,
+  pending: 38,
+  budget: 847,
+};
+
+export const jobExample = {
+  ...jobSummary,
+  coverage: {
+    total: 1104,
+    buckets: Object.fromEntries(
+      [...BUCKETS, "unaccounted" as const].map((name) => [
+        name,
+        {
+          count: bucketCounts[name] ?? 0,
+          reason:
+            name === "unaccounted"
+              ? "URLs known to the job but in no other bucket (always 0)"
+              : BUCKET_REASONS[name],
+          sample:
+            name === "indexed" ? ["https://www.postgresql.org/docs/15/sql-createindex.html"] : [],
+        },
+      ]),
+    ),
+  },
+};
+
+/** A running job asked to stop: it stays running until its current fetches end. */
+export const cancelRequestedJobExample = { ...jobExample, cancel_requested: true };
+
+export const jobListExample = {
+  data: [jobSummary],
+  total: 1,
+  limit: 20,
+  offset: 0,
+  sort: "created",
+  filters: { applied: { domain: "postgresql.org" }, unrecognized: [] },
+};
+
+export const jobUrlListExample = {
+  data: [
+    {
+      url: "https://www.postgresql.org/docs/15/sql-createindex.html",
+      bucket: "indexed",
+      reason: null,
+      depth: 2,
+      source: "sitemap",
+      page_id: exampleIds.page,
+      http_status: 200,
+      target: null,
+    },
+    {
+      url: "https://www.postgresql.org/docs/15/",
+      bucket: "redirected",
+      reason: "HTTP 301 to https://www.postgresql.org/docs/15/index.html",
+      depth: 1,
+      source: "link",
+      page_id: null,
+      http_status: 301,
+      target: "https://www.postgresql.org/docs/15/index.html",
+    },
+  ],
+  total: 1104,
+  limit: 100,
+  offset: 0,
+  sort: "url",
+  filters: { applied: {}, unrecognized: [] },
+};
+
+export const jsonRpcExample = {
+  jsonrpc: "2.0",
+  id: 1,
+  result: {
+    protocolVersion: "2025-06-18",
+    capabilities: { tools: { listChanged: false } },
+    serverInfo: { name: "webcorpus", title: "webcorpus", version: "0.2.0" },
+  },
+};
+
+export const pageMarkdownExample = `---
+id: pg_3f2a9c1d0b7e4a55
+url: https://www.postgresql.org/docs/15/sql-createindex.html
+canonical_url: https://www.postgresql.org/docs/15/sql-createindex.html
+title: CREATE INDEX
+domain: postgresql.org
+locale: en-US
+type: docs
+published: 2026-03-02
+fetched_at: 2026-11-25T21:49:11Z
+words: 1840
+---
+
+# CREATE INDEX
+
+## Synopsis
+
+\`\`\`sql
+CREATE INDEX name ON table (column);
+\`\`\`
+`;
+
+export const bundleMarkdownExample = `---
+domain: postgresql.org
+pages_included: 1
+pages_left_out: 411
+filters:
+  limit: 1
+  type:
+    - docs
+generated_at: 2026-11-26T08:00:00Z
+---
+
+# CREATE INDEX
+
+Source: <https://www.postgresql.org/docs/15/sql-createindex.html>
+
+## CREATE INDEX
+
+### Synopsis
+
+---
+
+*1 pages of postgresql.org included; pages_left_out: 411 (raise limit or narrow the filters to see them).*
+`;

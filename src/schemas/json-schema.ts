@@ -21,6 +21,9 @@ function isQueryInteger(node: Record<string, Json>): boolean {
   );
 }
 
+/** Keywords whose values are instances, not schemas: copied as they are. */
+const VALUES = new Set(["examples", "example", "default", "const", "enum"]);
+
 /** Maps whose keys are names (of properties, definitions, media types), not keywords. */
 const NAMED = new Set(["properties", "patternProperties", "$defs", "definitions", "schemas"]);
 
@@ -39,6 +42,10 @@ export function plainSchema(schema: Json): Json {
   for (const [key, value] of Object.entries(node)) {
     if (PRIVATE_KEYS.has(key) || value === undefined) continue;
     if (key === "anyOf" && integer) continue;
+    if (VALUES.has(key)) {
+      out[key] = value;
+      continue;
+    }
     out[key] = NAMED.has(key) ? named(value) : plainSchema(value);
   }
   if (integer) out.type = "integer";

@@ -30,6 +30,9 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
 
 const opt = t.Optional;
 
+const PAGE_SIZE = "Most items returned (one page of the list).";
+const SKIPPED = "Items skipped before the first returned (paging).";
+
 const domainFilter = () =>
   listField("domain", "Root domains (example.com); pages of these companies.");
 const collectionFilter = () =>
@@ -83,8 +86,8 @@ export function contentQuery(config: Config) {
           "Default relevance with q, else cited. Highest/newest first; promotional: least first. Ties break on page id.",
       }),
     ),
-    limit: opt(intField("limit", 1, config.contentLimit, { default: 20 })),
-    offset: opt(intField("offset", 0, MAX_OFFSET, { default: 0 })),
+    limit: opt(intField("limit", 1, config.contentLimit, { default: 20, description: PAGE_SIZE })),
+    offset: opt(intField("offset", 0, MAX_OFFSET, { default: 0, description: SKIPPED })),
   });
 }
 
@@ -103,14 +106,22 @@ export const pageQuery = t.Object({
 export function searchQuery(config: Config) {
   return t.Object({
     q: qField(config, "The query text."),
-    mode: opt(enumField("mode", SEARCH_MODES, { default: "hybrid" })),
+    mode: opt(
+      enumField("mode", SEARCH_MODES, {
+        default: "hybrid",
+        description:
+          "hybrid fuses the vector and full-text rankings; vector or text asks one engine. With embeddings off, hybrid answers from text alone and vector is a 400.",
+      }),
+    ),
     domain: opt(domainFilter()),
     collection: opt(collectionFilter()),
     locale: opt(localeFilter()),
     type: opt(typeFilter()),
     topics: opt(topicsFilter()),
     technicality_min: opt(technicalityMin()),
-    limit: opt(intField("limit", 1, config.searchLimit, { default: 10 })),
+    limit: opt(
+      intField("limit", 1, config.searchLimit, { default: 10, description: "Most hits returned." }),
+    ),
   });
 }
 
@@ -128,7 +139,12 @@ export const domainParams = t.Object({
 
 export function bundleQuery(config: Config) {
   return t.Object({
-    limit: opt(intField("limit", 1, config.bundleLimit, { default: 100 })),
+    limit: opt(
+      intField("limit", 1, config.bundleLimit, {
+        default: 100,
+        description: "Most pages in the bundle, most cited first.",
+      }),
+    ),
     type: opt(typeFilter()),
     technicality_min: opt(technicalityMin()),
   });
@@ -155,15 +171,19 @@ export const jobIdParams = t.Object({
 
 export const jobsQuery = t.Object({
   domain: opt(stringField("domain", { description: "One root domain.", maxLength: 300 })),
-  state: opt(enumField("state", JOB_STATES)),
-  limit: opt(intField("limit", 1, 100, { default: 20 })),
-  offset: opt(intField("offset", 0, MAX_OFFSET, { default: 0 })),
+  state: opt(enumField("state", JOB_STATES, { description: "Jobs in this state." })),
+  limit: opt(intField("limit", 1, 100, { default: 20, description: PAGE_SIZE })),
+  offset: opt(intField("offset", 0, MAX_OFFSET, { default: 0, description: SKIPPED })),
 });
 
 export const jobUrlsQuery = t.Object({
-  bucket: opt(enumField("bucket", [...BUCKETS, "unaccounted"] as const)),
-  limit: opt(intField("limit", 1, 1000, { default: 100 })),
-  offset: opt(intField("offset", 0, Number.MAX_SAFE_INTEGER, { default: 0 })),
+  bucket: opt(
+    enumField("bucket", [...BUCKETS, "unaccounted"] as const, {
+      description: "URLs in this coverage bucket (GET /api/jobs/{job_id} says what each means).",
+    }),
+  ),
+  limit: opt(intField("limit", 1, 1000, { default: 100, description: PAGE_SIZE })),
+  offset: opt(intField("offset", 0, Number.MAX_SAFE_INTEGER, { default: 0, description: SKIPPED })),
 });
 
 export function crawlBody(config: Config) {

@@ -319,3 +319,10 @@ export const JsonRpcAnswer = t.Object(
   },
   { description: "A JSON-RPC 2.0 response (or a batch of them) of the MCP protocol." },
 );
+
+/** What the MCP transport answers for a request it refuses (not a problem document). */
+export const JsonRpcError = t.Object({
+  jsonrpc: t.Literal("2.0"),
+  error: t.Object({ code: Type.Integer(), message: t.String() }),
+  id: t.Null(),
+});

@@ -1,5 +1,6 @@
 /** The Elysia app: conventions as plugins, one route module per resource. */
 import { Elysia } from "elysia";
+import { pageMarkdownExample } from "../schemas/examples.ts";
 import { pageIdParams } from "../schemas/params.ts";
 import type { AppDeps } from "./deps.ts";
 import { docs } from "./docs.ts";
@@ -39,7 +40,12 @@ const markdownPath = {
       responses: {
         200: {
           description: "The page as markdown",
-          content: { "text/markdown; charset=utf-8": { schema: { type: "string" } } },
+          content: {
+            "text/markdown; charset=utf-8": {
+              schema: { type: "string" },
+              example: pageMarkdownExample,
+            },
+          },
         },
         400: problemContent("Invalid parameter"),
         401: problemContent("Missing or unknown key"),
@@ -58,7 +64,7 @@ export function createApp(deps: AppDeps) {
     .use(versionHeader)
     .use(problems(() => app.routes))
     .use(repeatedParams)
-    .use(docs(markdownPath))
+    .use(docs(markdownPath, deps.config))
     // The bare address is where a newcomer lands first: Swagger UI, not a 404.
     .get("/", () => new Response(null, { status: 302, headers: { location: DOCS_PATH } }), {
       detail: { hide: true },

@@ -11,6 +11,7 @@ import css from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import bundleJs from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import { VERSION } from "../version.ts";
 import { polishDocument } from "./openapi-polish.ts";
+import type { ProblemLimits } from "./problem-examples.ts";
 
 const FILES: Readonly<Record<string, { path: string; type: string }>> = {
   "swagger-ui.css": { path: css, type: "text/css; charset=utf-8" },
@@ -23,7 +24,7 @@ Reads are public (unless the operator sets WEBCORPUS_PUBLIC_READS=false). Writes
 
 export const SPEC_PATH = "/api/openapi.json";
 
-export function docs(extraPaths: Record<string, unknown>) {
+export function docs(extraPaths: Record<string, unknown>, limits: ProblemLimits) {
   let polished: { from: unknown; doc: unknown } | null = null;
   return new Elysia({ name: "docs" })
     .onAfterHandle({ as: "global" }, ({ path, response }) => {
@@ -31,7 +32,7 @@ export function docs(extraPaths: Record<string, unknown>) {
       // The plugin caches its document until routes change; polish each new one once.
       const cached = polished;
       if (cached && cached.from === response) return cached.doc;
-      const doc = polishDocument(response as never);
+      const doc = polishDocument(response as never, limits);
       polished = { from: response, doc };
       return doc;
     })
@@ -57,6 +58,8 @@ export function docs(extraPaths: Record<string, unknown>) {
           theme: "/api/docs/assets/swagger-ui.css",
           autoDarkMode: false,
           persistAuthorization: true,
+          // Parameter rows then show minimum, maximum and maxLength beside defaults and enums.
+          showCommonExtensions: true,
           // Read by the plugin's Swagger UI page; its own default is a path relative to the page.
           ...({ url: "/api/openapi.json" } as object),
         },

@@ -6,9 +6,14 @@
 import type { TObject } from "@sinclair/typebox";
 import { ServiceError } from "../services/errors.ts";
 
+export const bodyTooLarge = (limit: number) =>
+  new ServiceError("payload_too_large", `the body is limited to ${limit} bytes`);
+
+export const notJson = () =>
+  new ServiceError("unsupported_media_type", "send the body as application/json");
+
 async function readCapped(request: Request, limit: number): Promise<string> {
-  const tooLarge = () =>
-    new ServiceError("payload_too_large", `the body is limited to ${limit} bytes`);
+  const tooLarge = () => bodyTooLarge(limit);
   const declared = request.headers.get("content-length");
   if (declared && /^\d+$/.test(declared) && Number(declared) > limit) throw tooLarge();
   if (!request.body) return "";
@@ -33,7 +38,7 @@ export function jsonBodyParser(schema: TObject, limit: number) {
   return async ({ request }: { request: Request }): Promise<unknown> => {
     const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
     if (type !== "application/json") {
-      throw new ServiceError("unsupported_media_type", "send the body as application/json");
+      throw notJson();
     }
     let text: string;
     try {

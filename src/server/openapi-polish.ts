@@ -1,10 +1,19 @@
 /**
  * What the generated OpenAPI document says that the plugin cannot: errors are
- * `application/problem+json` with a description per status, and the markdown endpoints answer
- * `text/markdown`. Applied to the plugin's output, never hand-written beside it.
+ * `application/problem+json` with a description and an example per status, the markdown
+ * endpoints answer `text/markdown`, and each parameter's description sits on the parameter
+ * (where Swagger UI shows it; on its schema it shows nothing). Applied to the plugin's output,
+ * never hand-written beside it.
  */
 
+import { bundleMarkdownExample } from "../schemas/examples.ts";
 import { plainSchema } from "../schemas/json-schema.ts";
+import {
+  type ExampleOperation,
+  type ProblemLimits,
+  problemExample,
+  type SchemaNode,
+} from "./problem-examples.ts";
 
 const STATUS_TEXT: Readonly<Record<string, string>> = {
   400: "Invalid parameter or body",
@@ -17,7 +26,7 @@ const STATUS_TEXT: Readonly<Record<string, string>> = {
   415: "Body is not application/json",
   429: "Rate limited (Retry-After says when to try again)",
   500: "Internal error (logged; no details are sent)",
-  501: "Not implemented yet",
+  501: "Not available on this server: it runs without a search index",
 };
 
 const MARKDOWN_PATHS = new Set(["/api/domains/{root_domain}/content.md"]);
@@ -27,9 +36,15 @@ const JSON_ONLY_PATHS = new Set(["/api/content/{page_id}"]);
 
 interface Response {
   description?: string;
-  content?: Record<string, { schema?: unknown }>;
+  content?: Record<string, { schema?: unknown; example?: unknown }>;
 }
-interface Operation {
+interface Parameter {
+  name: string;
+  description?: string;
+  schema?: SchemaNode & { description?: string };
+}
+interface Operation extends ExampleOperation {
+  parameters?: Parameter[];
   responses?: Record<string, Response>;
 }
 type Paths = Record<string, Record<string, Operation>>;
@@ -37,7 +52,13 @@ type Paths = Record<string, Record<string, Operation>>;
 const isProblem = (response: Response): boolean =>
   JSON.stringify(response.content ?? {}).includes("#/components/schemas/Problem");
 
-export function polishDocument<T extends { paths?: Paths }>(doc: T): T {
+function describedParameter({ schema, ...param }: Parameter): Parameter {
+  if (!schema?.description || param.description) return { ...param, schema };
+  const { description, ...rest } = schema;
+  return { ...param, description, schema: rest };
+}
+
+export function polishDocument<T extends { paths?: Paths }>(doc: T, limits: ProblemLimits): T {
   const paths: Paths = {};
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     paths[path] = {};
@@ -48,7 +69,10 @@ export function polishDocument<T extends { paths?: Paths }>(doc: T): T {
           responses[status] = {
             description: STATUS_TEXT[status] ?? "Problem",
             content: {
-              "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } },
+              "application/problem+json": {
+                schema: { $ref: "#/components/schemas/Problem" },
+                example: problemExample(status, path, op, limits),
+              },
             },
           };
         } else if (
@@ -59,8 +83,13 @@ export function polishDocument<T extends { paths?: Paths }>(doc: T): T {
           responses[status] = { description: response.description ?? "No content" };
         } else if (status.startsWith("2") && MARKDOWN_PATHS.has(path)) {
           responses[status] = {
-            description: "Markdown",
-            content: { "text/markdown; charset=utf-8": { schema: { type: "string" } } },
+            description: "The bundle as markdown (streamed)",
+            content: {
+              "text/markdown; charset=utf-8": {
+                schema: { type: "string" },
+                example: bundleMarkdownExample,
+              },
+            },
           };
         } else if (status.startsWith("2") && PNG_PATHS.has(path)) {
           responses[status] = {
@@ -84,7 +113,8 @@ export function polishDocument<T extends { paths?: Paths }>(doc: T): T {
       responses["431"] = {
         description: "The request line and headers exceed the server's limit (16 KiB)",
       };
-      paths[path][method] = { ...op, responses };
+      const parameters = op.parameters?.map(describedParameter);
+      paths[path][method] = { ...op, ...(parameters ? { parameters } : {}), responses };
     }
   }
   return plainSchema({ ...doc, paths }) as T;

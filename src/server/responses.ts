@@ -1,4 +1,5 @@
 /** Response maps for route declarations: the success schema plus the problems a route can answer. */
+import { CloneType } from "@sinclair/typebox";
 import { Elysia, type TSchema } from "elysia";
 import { problemSchema } from "../schemas/responses.ts";
 
@@ -17,4 +18,15 @@ export function responses<S extends Record<number, TSchema>>(success: S, ...stat
   const out: Record<number, TSchema | "Problem"> = { ...success };
   for (const status of [400, 500, ...statuses]) out[status] = "Problem";
   return out as S & Record<Status, "Problem">;
+}
+
+/**
+ * A success schema as one response documents it: the plugin takes a response's description from
+ * its schema (else "Response for status 200"), and Swagger UI shows the schema's example.
+ */
+export function described<T extends TSchema>(schema: T, description: string, example?: unknown): T {
+  return CloneType(schema, {
+    description,
+    ...(example === undefined ? {} : { examples: [example] }),
+  });
 }

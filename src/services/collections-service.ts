@@ -50,14 +50,30 @@ const SLUGS_SHOWN = 50;
 export function requireShelf(db: Db, slug: string | null): void {
   if (slug === null || getShelf(db, slug)) return;
   const { rows, total } = listShelves(db, SLUGS_SHOWN, 0);
-  const more = total > rows.length ? ` and ${total - rows.length} more` : "";
+  throw unknownShelf(
+    slug,
+    rows.map((r) => r.slug),
+    total,
+  );
+}
+
+/** The 404 of a `collection` filter naming no shelf: the shelves there are (the first `slugs`). */
+export function unknownShelf(slug: string, slugs: readonly string[], total: number): ServiceError {
+  const more = total > slugs.length ? ` and ${total - slugs.length} more` : "";
   const message =
     total === 0
       ? "there are no shelves yet; make one with PUT /api/collections/{slug} or `webcorpus shelves put SLUG`"
-      : `there ${total === 1 ? "is" : "are"} ${counted(total, "shelf", "shelves")}: ${rows.map((r) => r.slug).join(", ")}${more}`;
-  throw new ServiceError("not_found", `collection ${slug} not found: ${message}`, {
+      : `there ${total === 1 ? "is" : "are"} ${counted(total, "shelf", "shelves")}: ${slugs.join(", ")}${more}`;
+  return new ServiceError("not_found", `collection ${slug} not found: ${message}`, {
     errors: [{ param: "collection", message: `no shelf ${slug}; ${message}` }],
   });
+}
+
+/** The 409 of an agent's placement that would change a person's. */
+export function personPlacement(domain: string, slug: string, reason: string): ServiceError {
+  return conflict(
+    `${domain} is on ${slug}, placed by a person${reason ? ` (reason: ${reason})` : ""}; an agent cannot change a person's placement`,
+  );
 }
 
 function members(db: Db, slug: string) {
@@ -118,9 +134,7 @@ export function placeOnShelf(
   const result = putMember(db, { slug, domain, reason, placedBy, at });
   if (result.outcome === "no_shelf") throw notFound(`collection ${slug}`);
   if (result.outcome === "kept" && reason && reason !== result.reason) {
-    throw conflict(
-      `${domain} is on ${slug}, placed by a person${result.reason ? ` (reason: ${result.reason})` : ""}; an agent cannot change a person's placement`,
-    );
+    throw personPlacement(domain, slug, result.reason);
   }
   const member = members(db, slug).find((m) => m.domain === domain);
   if (!member) throw notFound(`${domain} on collection ${slug}`);

@@ -1,6 +1,17 @@
 import { counted } from "../plural.ts";
 import { ServiceError } from "./errors.ts";
 
+/** The 429 for a key past its crawl starts; `retry` seconds until one is free. */
+export function rateLimited(perMinute: number, retry: number): ServiceError {
+  return new ServiceError(
+    "rate_limited",
+    `at most ${counted(perMinute, "crawl start")} per minute per key`,
+    {
+      headers: { "Retry-After": String(retry) },
+    },
+  );
+}
+
 /**
  * Crawl starts per key in a sliding one-minute window, counted in this process. Only accepted
  * crawls count: `withSlot` gives the start back when the guarded work throws (a 409 costs nothing).
@@ -23,11 +34,7 @@ export class RateLimiter {
     const oldest = hits[0];
     if (hits.length >= this.#perMinute && oldest !== undefined) {
       const retry = Math.max(1, Math.ceil((60_000 - (now - oldest)) / 1000));
-      throw new ServiceError(
-        "rate_limited",
-        `at most ${counted(this.#perMinute, "crawl start")} per minute per key`,
-        { headers: { "Retry-After": String(retry) } },
-      );
+      throw rateLimited(this.#perMinute, retry);
     }
     hits.push(now);
     return now;

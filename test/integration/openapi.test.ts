@@ -6,6 +6,10 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
+import { Value } from "@sinclair/typebox/value";
+import { exampleIds } from "../../src/schemas/examples.ts";
+import { Problem } from "../../src/schemas/responses.ts";
+import { PROBLEMS, type ProblemCode } from "../../src/services/errors.ts";
 import { makeApp, type TestApp } from "../helpers/app.ts";
 
 // Real servers, processes and crawls: more than bun's default 5 s (bunfig.toml has no timeout key).
@@ -14,8 +18,14 @@ setDefaultTimeout(60_000);
 const FIXTURE = join(import.meta.dir, "../fixtures/spec/SPEC.md");
 const SHARED = join(import.meta.dir, "../../../shared/SPEC.md");
 
+interface Parameter {
+  name: string;
+  in: string;
+  description?: string;
+  schema: Record<string, unknown>;
+}
 interface Operation {
-  parameters?: { name: string; in: string }[];
+  parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
   responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
   security?: unknown[];
@@ -130,7 +140,8 @@ test("every operation documents its errors as problem documents; writes declare 
   expect(JSON.stringify(doc)).not.toContain('"$id"');
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
-      for (const status of ["400", "500"]) {
+      // The MCP transport refuses a request with a JSON-RPC error (400), never a problem.
+      for (const status of path === "/api/mcp" ? ["500"] : ["400", "500"]) {
         const response = op.responses[status];
         expect(response, `${method} ${path} ${status}`).toBeDefined();
         expect(JSON.stringify(response)).toContain(problemRef);
@@ -151,7 +162,13 @@ test("the document is valid OpenAPI 3.1", async () => {
 });
 
 test("the documented bounds are the configured ones", async () => {
-  const small = makeApp({ CONTENT_LIMIT: "50", MAX_BUDGET: "600" });
+  // A rate far above any real one (schemathesis runs with it): the 429 example is made at once.
+  const small = makeApp({
+    CONTENT_LIMIT: "50",
+    MAX_BUDGET: "600",
+    CRAWL_RATE_PER_MINUTE: "1000000",
+    MAX_BODY_REQUEST_BYTES: "4096",
+  });
   try {
     const d = (await (await small.get("/api/openapi.json")).json()) as Doc;
     const limit = d.paths["/api/content"]?.get?.parameters?.find((p) => p.name === "limit") as
@@ -161,6 +178,9 @@ test("the documented bounds are the configured ones", async () => {
     const body =
       d.paths["/api/crawl"]?.post?.requestBody?.content["application/json"]?.schema.properties;
     expect(JSON.stringify(body?.budget)).toContain('"maximum":600');
+    const errors = d.paths["/api/crawl"]?.post?.responses ?? {};
+    expect(JSON.stringify(errors["429"])).toContain("at most 1000000 crawl starts per minute");
+    expect(JSON.stringify(errors["413"])).toContain("the body is limited to 4096 bytes");
   } finally {
     small.close();
   }
@@ -199,4 +219,129 @@ test("GET / redirects to Swagger UI over a real socket, and / is not in the docu
     await server.stop(true);
   }
   expect(Object.keys(doc.paths)).not.toContain("/");
+});
+
+interface MediaType {
+  schema?: { examples?: unknown[] };
+  example?: unknown;
+}
+type Response = { description: string; content?: Record<string, MediaType> };
+
+function operations(): [string, Operation][] {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]): [string, Operation] => [
+      `${method.toUpperCase()} ${path}`,
+      op,
+    ]),
+  );
+}
+
+const responsesOf = (op: Operation) => Object.entries(op.responses) as [string, Response][];
+
+test("every parameter is described on the parameter itself, where Swagger UI shows it", () => {
+  const undescribed: string[] = [];
+  let count = 0;
+  for (const [name, op] of operations()) {
+    for (const param of op.parameters ?? []) {
+      count++;
+      if (!param.description?.trim() || "description" in param.schema) {
+        undescribed.push(`${name} ${param.name}`);
+      }
+    }
+  }
+  expect(count).toBeGreaterThan(50);
+  expect(undescribed).toEqual([]);
+  const type = doc.paths["/api/content"]?.get?.parameters?.find((p) => p.name === "type");
+  expect(type?.description).toContain("Values: homepage, product");
+});
+
+test("every success answer has its own description and, with a JSON or text body, an example", () => {
+  const faults: string[] = [];
+  for (const [name, op] of operations()) {
+    for (const [status, response] of responsesOf(op)) {
+      if (!status.startsWith("2")) continue;
+      if (/^Response for status/.test(response.description)) faults.push(`${name} ${status}`);
+      for (const [type, media] of Object.entries(response.content ?? {})) {
+        if (type === "image/png") continue;
+        if (media.example === undefined && !media.schema?.examples?.length) {
+          faults.push(`${name} ${status} ${type}: no example`);
+        }
+      }
+    }
+  }
+  expect(faults).toEqual([]);
+});
+
+test("every problem answer has an example problem of its status; search answers may be 501", () => {
+  const faults: string[] = [];
+  let count = 0;
+  for (const [name, op] of operations()) {
+    for (const [status, response] of responsesOf(op)) {
+      const media = response.content?.["application/problem+json"];
+      if (!media) continue;
+      count++;
+      const example = media.example as { status?: number; code?: ProblemCode } | undefined;
+      const code = example?.code;
+      if (
+        !example ||
+        !code ||
+        example.status !== Number(status) ||
+        PROBLEMS[code][1] !== example.status
+      ) {
+        faults.push(`${name} ${status}: ${JSON.stringify(example)}`);
+      } else if (!Value.Check(Problem, example)) {
+        faults.push(`${name} ${status}: not a Problem`);
+      }
+    }
+  }
+  expect(count).toBeGreaterThan(80);
+  expect(faults).toEqual([]);
+  for (const path of ["/api/content", "/api/search"]) {
+    expect(Object.keys(doc.paths[path]?.get?.responses ?? {})).toContain("501");
+  }
+});
+
+/** The documented example of a response, beside what this server answers for such a request. */
+async function exampleAndAnswer(
+  path: string,
+  method: string,
+  status: string,
+  request: Promise<Response | globalThis.Response>,
+): Promise<[unknown, unknown]> {
+  const op = doc.paths[path]?.[method] as Operation;
+  const content = (op.responses[status] as Response).content ?? {};
+  const media = Object.values(content)[0];
+  const example = media?.example ?? media?.schema?.examples?.[0];
+  const answer = (await request) as globalThis.Response;
+  expect(answer.status).toBe(Number(status));
+  return [example, await answer.json()];
+}
+
+test("the error examples are what the server answers", async () => {
+  const cases: [string, string, string, Promise<globalThis.Response>][] = [
+    ["/api/content", "get", "400", api.get("/api/content", { technicality_min: 2 })],
+    ["/api/content", "get", "501", api.get("/api/content", { q: "index" })],
+    ["/api/search", "get", "501", api.get("/api/search", { q: "index" })],
+    ["/api/content/{page_id}", "get", "404", api.get(`/api/content/${exampleIds.page}`)],
+    ["/api/jobs/{job_id}", "get", "404", api.get(`/api/jobs/${exampleIds.job}`)],
+    ["/api/crawl", "post", "401", api.postJson("/api/crawl", { domain: "example.com" }, {})],
+    ["/api/mcp", "get", "405", api.get("/api/mcp")],
+    [
+      "/api/mcp",
+      "post",
+      "404",
+      api.request("POST", "/api/mcp", {
+        headers: {
+          "mcp-session-id": "gone",
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: "{}",
+      }),
+    ],
+  ];
+  for (const [path, method, status, request] of cases) {
+    const [example, answer] = await exampleAndAnswer(path, method, status, request);
+    expect({ path, status, example }).toEqual({ path, status, example: answer });
+  }
 });

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
+import { memberExample, shelfExample, shelfListExample } from "../../schemas/examples.ts";
 import { memberBody, memberParams, shelfBody, slugParams } from "../../schemas/params.ts";
-import { listSchema, Member, Shelf, ShelfWithMembers } from "../../schemas/responses.ts";
+import { Applied, listSchema, Member, Shelf, ShelfWithMembers } from "../../schemas/responses.ts";
 import {
   collectionView,
   placeOnShelf,
@@ -13,7 +14,7 @@ import { auth } from "../auth.ts";
 import type { AppDeps } from "../deps.ts";
 import { jsonBodyParser } from "../json-body.ts";
 import { unrecognized } from "../query.ts";
-import { models, responses } from "../responses.ts";
+import { described, models, responses } from "../responses.ts";
 
 const listQuery = t.Object({});
 
@@ -30,7 +31,11 @@ export function collectionsRoutes(deps: AppDeps) {
       {
         auth: "read",
         response: responses(
-          { 200: listSchema(Shelf, "Every shelf with company and crawled counts") },
+          {
+            200: listSchema(Shelf, "Every shelf with company and crawled counts", Applied.none, [
+              shelfListExample,
+            ]),
+          },
           401,
         ),
         detail: {
@@ -42,7 +47,11 @@ export function collectionsRoutes(deps: AppDeps) {
     .get("/api/collections/:slug", ({ params }) => collectionView(store.read, params.slug), {
       auth: "read",
       params: slugParams,
-      response: responses({ 200: ShelfWithMembers }, 401, 404),
+      response: responses(
+        { 200: described(ShelfWithMembers, "The shelf and its members", shelfExample) },
+        401,
+        404,
+      ),
       detail: {
         tags: ["collections"],
         summary: "One shelf and its members",
@@ -62,7 +71,25 @@ export function collectionsRoutes(deps: AppDeps) {
         params: slugParams,
         parse: [jsonBodyParser(shelfBody, limit), "json"],
         body: shelfBody,
-        response: responses({ 200: ShelfWithMembers, 201: ShelfWithMembers }, 401, 403, 413, 415),
+        response: responses(
+          {
+            200: described(
+              ShelfWithMembers,
+              "The shelf existed: its name and description are replaced",
+              shelfExample,
+            ),
+            201: described(ShelfWithMembers, "The shelf is created", {
+              ...shelfExample,
+              companies: 0,
+              crawled: 0,
+              members: [],
+            }),
+          },
+          401,
+          403,
+          413,
+          415,
+        ),
         detail: { tags: ["collections"], summary: "Create or update a shelf", security },
       },
     )
@@ -78,7 +105,22 @@ export function collectionsRoutes(deps: AppDeps) {
         params: slugParams,
         parse: [jsonBodyParser(memberBody, limit), "json"],
         body: memberBody,
-        response: responses({ 200: Member, 201: Member }, 401, 403, 404, 409, 413, 415),
+        response: responses(
+          {
+            200: described(
+              Member,
+              "The company was on the shelf: its reason and placement are updated",
+              memberExample,
+            ),
+            201: described(Member, "The company is placed on the shelf", memberExample),
+          },
+          401,
+          403,
+          404,
+          409,
+          413,
+          415,
+        ),
         detail: {
           tags: ["collections"],
           summary: "Place a company on a shelf, with a reason",
@@ -96,7 +138,12 @@ export function collectionsRoutes(deps: AppDeps) {
       {
         auth: "write",
         params: memberParams,
-        response: responses({ 204: t.Null({ description: "Removed" }) }, 401, 403, 404),
+        response: responses(
+          { 204: t.Null({ description: "Removed from the shelf (no body)" }) },
+          401,
+          403,
+          404,
+        ),
         detail: { tags: ["collections"], summary: "Take a company off a shelf", security },
       },
     );

@@ -1,5 +1,12 @@
 import { Elysia } from "elysia";
 import { listJobs } from "../../db/jobs-repo.ts";
+import {
+  cancelRequestedJobExample,
+  crawlAcceptedExample,
+  jobExample,
+  jobListExample,
+  jobUrlListExample,
+} from "../../schemas/examples.ts";
 import { crawlBody, jobIdParams, jobsQuery, jobUrlsQuery } from "../../schemas/params.ts";
 import {
   Applied,
@@ -17,7 +24,7 @@ import { auth } from "../auth.ts";
 import type { AppDeps } from "../deps.ts";
 import { jsonBodyParser } from "../json-body.ts";
 import { unrecognized } from "../query.ts";
-import { models, responses } from "../responses.ts";
+import { described, models, responses } from "../responses.ts";
 
 export function crawlRoutes(deps: AppDeps) {
   const { config, store, limiter } = deps;
@@ -40,7 +47,21 @@ export function crawlRoutes(deps: AppDeps) {
         auth: "write",
         parse: [jsonBodyParser(body, config.maxBodyRequestBytes), "json"],
         body,
-        response: responses({ 202: CrawlAccepted }, 401, 403, 409, 413, 415, 429),
+        response: responses(
+          {
+            202: described(
+              CrawlAccepted,
+              "Queued: the crawl starts shortly; follow it at Location (/api/jobs/<job_id>)",
+              crawlAcceptedExample,
+            ),
+          },
+          401,
+          403,
+          409,
+          413,
+          415,
+          429,
+        ),
         detail: {
           tags: ["crawl"],
           summary: "Start a crawl of a root domain",
@@ -82,7 +103,7 @@ export function crawlRoutes(deps: AppDeps) {
         auth: "read",
         query: jobsQuery,
         response: responses(
-          { 200: listSchema(JobSummary, "Jobs, newest first", Applied.jobs) },
+          { 200: listSchema(JobSummary, "Jobs, newest first", Applied.jobs, [jobListExample]) },
           401,
         ),
         detail: { tags: ["crawl"], summary: "Crawl jobs, newest first" },
@@ -94,7 +115,11 @@ export function crawlRoutes(deps: AppDeps) {
       {
         auth: "read",
         params: jobIdParams,
-        response: responses({ 200: Job }, 401, 404),
+        response: responses(
+          { 200: described(Job, "The job: state, progress and coverage", jobExample) },
+          401,
+          404,
+        ),
         detail: {
           tags: ["crawl"],
           summary: "Live status of a crawl job",
@@ -132,7 +157,11 @@ export function crawlRoutes(deps: AppDeps) {
         params: jobIdParams,
         query: jobUrlsQuery,
         response: responses(
-          { 200: listSchema(JobUrl, "A job's URLs with bucket and reason", Applied.jobUrls) },
+          {
+            200: listSchema(JobUrl, "A job's URLs with bucket and reason", Applied.jobUrls, [
+              jobUrlListExample,
+            ]),
+          },
           401,
           404,
         ),
@@ -149,7 +178,19 @@ export function crawlRoutes(deps: AppDeps) {
       {
         auth: "write",
         params: jobIdParams,
-        response: responses({ 202: Job }, 401, 403, 404, 409),
+        response: responses(
+          {
+            202: described(
+              Job,
+              "A queued job is cancelled at once; a running one shows cancel_requested until it stops",
+              cancelRequestedJobExample,
+            ),
+          },
+          401,
+          403,
+          404,
+          409,
+        ),
         detail: {
           tags: ["crawl"],
           summary: "Cancel a job",

@@ -1,11 +1,12 @@
 import { Elysia } from "elysia";
+import { facetListExample } from "../../schemas/examples.ts";
 import { facetsQuery } from "../../schemas/params.ts";
 import { FacetList } from "../../schemas/responses.ts";
 import { facetList } from "../../services/facets-service.ts";
 import { auth } from "../auth.ts";
 import type { AppDeps } from "../deps.ts";
 import { unrecognized } from "../query.ts";
-import { models, responses } from "../responses.ts";
+import { described, models, responses } from "../responses.ts";
 
 export function facetsRoutes(deps: AppDeps) {
   const { config, store } = deps;
@@ -19,7 +20,17 @@ export function facetsRoutes(deps: AppDeps) {
       {
         auth: "read",
         query: facetsQuery,
-        response: responses({ 200: FacetList }, 401, 404),
+        response: responses(
+          {
+            200: described(
+              FacetList,
+              "Every facet with its values and their page counts in scope",
+              facetListExample,
+            ),
+          },
+          401,
+          404,
+        ),
         detail: {
           tags: ["facets"],
           summary: "Facet vocabularies with page counts per value",

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { searchExample } from "../../schemas/examples.ts";
 import { searchQuery } from "../../schemas/params.ts";
 import { SearchResult } from "../../schemas/responses.ts";
 import { notImplemented } from "../../services/errors.ts";
@@ -6,7 +7,7 @@ import { search, searchRequest } from "../../services/search-service.ts";
 import { auth } from "../auth.ts";
 import type { AppDeps } from "../deps.ts";
 import { unrecognized } from "../query.ts";
-import { models, responses } from "../responses.ts";
+import { described, models, responses } from "../responses.ts";
 
 export function searchRoutes(deps: AppDeps) {
   const { config, store } = deps;
@@ -33,7 +34,18 @@ export function searchRoutes(deps: AppDeps) {
       {
         auth: "read",
         query,
-        response: responses({ 200: SearchResult }, 401, 404, 501),
+        response: responses(
+          {
+            200: described(
+              SearchResult,
+              "Hits, best first: chunks with their page, heading, text, fused score and rank in each engine",
+              searchExample,
+            ),
+          },
+          401,
+          404,
+          501,
+        ),
         detail: {
           tags: ["search"],
           summary: "Hybrid search over page chunks",

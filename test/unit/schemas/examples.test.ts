@@ -3,14 +3,36 @@ import { expect, test } from "bun:test";
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { Domain } from "../../../src/schemas/domain.ts";
-import { pageListExample } from "../../../src/schemas/examples.ts";
+import {
+  cancelRequestedJobExample,
+  crawlAcceptedExample,
+  facetListExample,
+  jobExample,
+  jobListExample,
+  jobUrlListExample,
+  jsonRpcExample,
+  memberExample,
+  pageListExample,
+  shelfExample,
+  shelfListExample,
+} from "../../../src/schemas/examples.ts";
 import {
   Applied,
+  CrawlAccepted,
+  FacetList,
+  Job,
+  JobSummary,
+  JobUrl,
+  JsonRpcAnswer,
   listSchema,
+  Member,
   Page,
   PageSummary,
   SearchResult,
+  Shelf,
+  ShelfWithMembers,
 } from "../../../src/schemas/responses.ts";
+import { described } from "../../../src/server/responses.ts";
 
 const cases: [string, TSchema][] = [
   ["PageSummary", PageSummary],
@@ -18,6 +40,16 @@ const cases: [string, TSchema][] = [
   ["SearchResult", SearchResult],
   ["Domain", Domain],
   ["the page list", listSchema(PageSummary, "pages", Applied.content, [pageListExample])],
+  ["FacetList", described(FacetList, "facets", facetListExample)],
+  ["the shelf list", listSchema(Shelf, "shelves", Applied.none, [shelfListExample])],
+  ["ShelfWithMembers", described(ShelfWithMembers, "shelf", shelfExample)],
+  ["Member", described(Member, "member", memberExample)],
+  ["CrawlAccepted", described(CrawlAccepted, "queued", crawlAcceptedExample)],
+  ["the job list", listSchema(JobSummary, "jobs", Applied.jobs, [jobListExample])],
+  ["Job", described(Job, "job", jobExample)],
+  ["a Job asked to stop", described(Job, "job", cancelRequestedJobExample)],
+  ["the URL list", listSchema(JobUrl, "urls", Applied.jobUrls, [jobUrlListExample])],
+  ["JsonRpcAnswer", described(JsonRpcAnswer, "answer", jsonRpcExample)],
 ];
 
 test.each(cases)("%s: its example is valid", (_name, schema) => {
