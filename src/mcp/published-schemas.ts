@@ -3,9 +3,11 @@
  * tool list in the model's context on every turn, so each byte is paid for again and again:
  * - input schemas keep what tells a model how to call (type, enum, default, numeric bounds, a
  *   short description); string length caps and examples go (the server still checks them and
- *   answers a tool error naming the argument). A list filter is published as an array of strings
- *   (its vocabulary as the item enum, not again in prose); a comma list in one string is still
- *   accepted.
+ *   answers a tool error naming the argument). A list filter is published as an array of strings;
+ *   a comma list in one string is still accepted. Facet vocabularies (20 types, 9 formats, 9
+ *   audiences, 37 topics) are not repeated in every tool that filters by them: the argument's
+ *   note points to list_facets, and a value outside its vocabulary is a tool error listing the
+ *   valid ones.
  * - output schemas name the result's main top-level fields and their JSON types. Clients validate
  *   `structuredContent` against them (the TypeScript SDK even for a tool error's problem document).
  * The full schemas stay in the OpenAPI document (/api/openapi.json).
@@ -25,11 +27,6 @@ const UNBOUNDED_ARGS = new Set([
   "promotional_max",
   "max_chars",
 ]);
-/**
- * Facet vocabularies (20 types, 9 formats, 9 audiences, 37 topics) are not repeated in every tool
- * that filters by them: each argument's note points to list_facets, and a value outside its
- * vocabulary is a tool error listing the valid ones.
- */
 /** Bounds a model gains nothing from: "any length", "any offset". */
 const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 

@@ -52,6 +52,7 @@ export const ARGUMENT_NOTES: Readonly<Record<string, string>> = {
   words_min: "",
   published_after: "YYYY-MM-DD.",
   sort: "Default: relevance with q, else cited.",
+  mode: "",
   type: "docs, blog, pricing… (list_facets)",
   format: "list_facets",
   audience: "list_facets",

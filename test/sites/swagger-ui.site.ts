@@ -125,9 +125,15 @@ test("every operation opens without a resolver error and explains every paramete
       params++;
       const row = block.locator(`tr[data-param-name="${param.name}"][data-param-in="${param.in}"]`);
       const cell = row.locator("td.parameters-col_description");
-      const description = await shownText(
-        cell.locator(":scope > .renderedMarkdown:not(.parameter__default):not(.parameter__enum)"),
+      const markdown = cell.locator(
+        ":scope > .renderedMarkdown:not(.parameter__default):not(.parameter__enum)",
       );
+      // Swagger UI renders the rows after the block opens: wait for this one (a fault if never).
+      await markdown
+        .first()
+        .waitFor({ timeout: 10_000 })
+        .catch(() => undefined);
+      const description = await shownText(markdown);
       if (!param.description || description !== rendered(param.description)) {
         faults.push(`${name} ${param.name}: description ${JSON.stringify(description)}`);
       }
