@@ -10,6 +10,7 @@ import { anchorsOnly } from "../search/link-anchors.ts";
 import type { DomainRecord } from "../services/domains-service.ts";
 import type { ListEnvelope } from "../services/envelope.ts";
 import type { JobView } from "../services/jobs-service.ts";
+import type { SearchResponse } from "../services/search-service.ts";
 
 /** A passage longer than this is cut at a word, with a pointer to the whole page. */
 export const PASSAGE_CHARS = 1000;
@@ -38,14 +39,10 @@ function filtersLine(filters: {
   return parts.join(" ");
 }
 
-export interface SearchHitView {
-  page_id: string;
-  url: string;
-  title: string | null;
-  domain: string;
-  heading: string;
-  text: string;
-}
+export type SearchHitView = Pick<
+  SearchResponse["data"][number],
+  "page_id" | "url" | "title" | "domain" | "heading" | "text"
+>;
 
 const HEADING_SEPARATOR = " > ";
 

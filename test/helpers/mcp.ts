@@ -3,6 +3,22 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
+/** Every tool the server lists, sorted. */
+export const TOOL_NAMES = [
+  "get_collection",
+  "get_domain",
+  "get_domain_markdown",
+  "get_job",
+  "get_page",
+  "get_page_markdown",
+  "list_collections",
+  "list_content",
+  "list_facets",
+  "place_on_shelf",
+  "search",
+  "start_crawl",
+] as const;
+
 export const INIT = {
   jsonrpc: "2.0",
   id: 1,

@@ -10,6 +10,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { makeApp, type TestApp } from "../helpers/app.ts";
 import { ACME, buildCorpus } from "../helpers/corpus.ts";
+import { TOOL_NAMES } from "../helpers/mcp.ts";
 
 // Browsers, subprocesses and real sites: more than bun's default 5 s (bunfig.toml has no timeout key).
 setDefaultTimeout(120_000);
@@ -18,20 +19,7 @@ const VERSION = "2.12.0";
 const PREFIX = join(homedir(), ".cache", "webcorpus-test", "npm");
 const BIN = join(PREFIX, "node_modules", ".bin", "mcp-inspector");
 const MANIFEST = join(PREFIX, "node_modules", "@modelcontextprotocol", "inspector", "package.json");
-const TOOLS = [
-  "get_collection",
-  "get_domain",
-  "get_domain_markdown",
-  "get_job",
-  "get_page",
-  "get_page_markdown",
-  "list_collections",
-  "list_content",
-  "list_facets",
-  "place_on_shelf",
-  "search",
-  "start_crawl",
-];
+const TOOLS: string[] = [...TOOL_NAMES];
 
 const installed = () =>
   existsSync(BIN) &&

@@ -15,6 +15,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { ACME, GLOBEX, SHELF } from "../helpers/corpus.ts";
 import { type LiveServer, live } from "../helpers/live.ts";
+import { TOOL_NAMES } from "../helpers/mcp.ts";
 
 setDefaultTimeout(120_000);
 
@@ -23,20 +24,7 @@ const VERSION = "2.3.0";
 const VENV = join(homedir(), ".cache", "webcorpus-test", "mcp-python-venv");
 const PYTHON = join(VENV, "bin", "python");
 const SCRIPT = join(import.meta.dir, "support", "mcp_python_client.py");
-const TOOLS = [
-  "get_collection",
-  "get_domain",
-  "get_domain_markdown",
-  "get_job",
-  "get_page",
-  "get_page_markdown",
-  "list_collections",
-  "list_content",
-  "list_facets",
-  "place_on_shelf",
-  "search",
-  "start_crawl",
-];
+const TOOLS: string[] = [...TOOL_NAMES];
 
 interface Step {
   tool: string;
