@@ -73,8 +73,8 @@ export function chunkId(pageId: string, idx: number): string {
 
 /** Pages a rebuild reads from SQLite at once, and chunks it indexes between two yields to the
  * requests waiting (a rebuild runs on the serving thread: ~0.1 ms of text indexing a chunk). */
-const SLICE_PAGES = 200;
-const SLICE_CHUNKS = 400;
+const SLICE_PAGES = 50;
+const SLICE_CHUNKS = 200;
 
 /** Pages in groups of at most SLICE_CHUNKS chunks (a page with more is a group alone). */
 function bySize(pages: readonly IndexPage[]): IndexPage[][] {

@@ -17,6 +17,7 @@ import { Database } from "bun:sqlite";
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { freePort } from "../helpers/cli.ts";
 import { REPO_ROOT } from "../sites/support/debian-docs.ts";
 
 const { values } = parseArgs({
@@ -56,14 +57,6 @@ for (const f of readdirSync(shards).filter((f) => f.startsWith(`${domain}.`)))
   rmSync(join(shards, f));
 console.log(`${domain}: ${ids.length} page ids read, ${chunks} chunks to rebuild; shard deleted`);
 
-/** A port free a moment ago (serve takes no port 0). */
-function freePort(): number {
-  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-  const port = probe.port ?? 0;
-  probe.stop(true);
-  return port;
-}
-
 const server = Bun.spawn(
   ["bun", "src/cli.ts", "serve", "--port", String(freePort()), "--no-worker"],
   {
@@ -87,6 +80,8 @@ for await (const piece of server.stderr) {
 if (!base) throw new Error("the server did not say where it listens");
 
 const pageMs: number[] = [];
+/** The slowest page reads: when they started (s after the server did) and how long they took. */
+const slowest: { at: number; ms: number }[] = [];
 const searchMs: number[] = [];
 let partialAnswers = 0;
 let rebuilt: number | null = null;
@@ -107,7 +102,11 @@ async function reader(): Promise<void> {
       const r = await fetch(`${base}/api/content/${ids[i % ids.length]}?markdown=false`);
       await r.arrayBuffer();
       if (r.status !== 200) throw new Error(`page read answered ${r.status}`);
-      pageMs.push(performance.now() - t0);
+      const ms = performance.now() - t0;
+      pageMs.push(ms);
+      slowest.push({ at: (t0 - started) / 1000, ms });
+      slowest.sort((a, b) => b.ms - a.ms);
+      slowest.length = Math.min(slowest.length, 5);
     }
   }
 }
@@ -127,6 +126,9 @@ console.log(
     : `rebuild of ${chunks} chunks done ${(rebuilt / 1000).toFixed(1)} s after the server started`,
 );
 console.log(row("page reads (/api/content/<id>)", pageMs));
+console.log(
+  `slowest page reads: ${slowest.map((s) => `${s.ms.toFixed(0)} ms at ${s.at.toFixed(1)} s`).join(", ")}`,
+);
 console.log(
   `${row("searches of the rebuilding domain", searchMs)}; ${partialAnswers} said partial`,
 );
