@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { openReader, openStore } from "../../src/db/client.ts";
 import { type PageInput, type Shard, shardPage } from "../../src/search/shard.ts";
 import { openShardRegistry, type ShardRegistry } from "../../src/search/shard-registry.ts";
+import { readSnapshotHeader } from "../../src/search/shard-snapshot.ts";
 import { runCli } from "../helpers/cli.ts";
 import { type SearchCrawler, searchCrawler } from "../helpers/crawl.ts";
 import { serveSite, type TestSite } from "../helpers/site.ts";
@@ -276,6 +277,48 @@ test("a vector dropped and another altered in the shard: both reported, exit 1; 
   expect(r?.differences).toBe(2);
   expect(r?.shard.vectors).toBe((r?.sqlite.vectors ?? 0) - 1);
   await expectRepaired();
+});
+
+test("a chunk's text and a page's facets changed in the shard: each reported, exit 1; --repair", async () => {
+  let chunk = "";
+  let pageId = "";
+  await editShard(async (registry, shard) => {
+    const [page] = acmePages(shard);
+    if (!page) throw new Error("no page");
+    pageId = page.pageId;
+    chunk = `${page.pageId}#0`;
+    await registry.upsertPages("acme.test", [
+      {
+        ...page,
+        chunks: page.chunks.map((ch, n) => (n === 0 ? { ...ch, text: `${ch.text} (edited)` } : ch)),
+      },
+    ]);
+    await registry.setFacets("acme.test", page.pageId, {
+      ...page.facets,
+      topics: [...page.facets.topics, "not-a-topic"],
+    });
+  });
+  const json = await verifyJson();
+  expect(json.code).toBe(1);
+  const r = json.domain("acme.test");
+  expect(r?.chunks_differ).toEqual([{ chunk_id: chunk, fields: ["text"] }]);
+  expect(r?.facets_differ).toEqual([pageId]);
+  expect(r?.differences).toBe(2);
+  await expectRepaired();
+});
+
+test("a torn log: the shard reported torn, exit 1; --repair", async () => {
+  const { nextLog } = readSnapshotHeader(readFileSync(join(shards, "acme.test.shard")));
+  writeFileSync(join(shards, `acme.test.${nextLog}.log`), new Uint8Array([40, 0, 0, 0, 1, 2, 3]));
+  const text = await runCli(["verify"], env);
+  expect(text.code).toBe(1);
+  expect(text.stdout).toContain("acme.test: SQLite");
+  expect(text.stdout).toContain("shard torn: a log ends in a damaged record");
+  const json = await verifyJson();
+  expectOnly(json.domain("acme.test"), "missing_chunks", []);
+  expect(json.differences).toBe(1);
+  await expectRepaired();
+  expect(readdirSync(shards).filter((f) => f.endsWith(".log"))).toEqual([]);
 });
 
 test("a corrupt snapshot: reported corrupt with every chunk missing, the files left as they were", async () => {
