@@ -177,6 +177,9 @@ beforeAll(async () => {
     expect(view.progress.embedding_backlog).toBe(0);
   }
   await c.closeAsync();
+  // close() leaves a connection with unfinalized statements open until they are collected
+  // (sqlite3_close_v2), and --repair wants no other connection: collect them now.
+  Bun.gc(true);
   env = { WEBCORPUS_DATA_DIR: c.dataDir };
   shards = join(c.dataDir, "shards");
 });
