@@ -24,7 +24,7 @@ export const BUCKET_REASONS: Readonly<Record<Bucket, string>> = {
   indexed: "fetched, extracted and stored; searchable by text",
   unchanged: "already indexed and not modified since (304, same content, or not re-fetched)",
   redirected: "answered with a redirect; the target is tracked as its own URL",
-  duplicate: "same content as another page, or its canonical URL is another page",
+  duplicate: "same content as another page, or its canonical URL is another page, in the index",
   robots: "disallowed by robots.txt (or robots.txt unreachable)",
   noindex: "meta robots or X-Robots-Tag noindex",
   notHtml: "not an HTML page",

@@ -16,6 +16,7 @@ import {
 import type { PageWrite } from "../db/page-writes.ts";
 import { SimhashIndex } from "../facets/simhash.ts";
 import type { Bucket } from "./buckets.ts";
+import { CanonicalWaits } from "./canonical-waits.ts";
 import type { Fetcher } from "./fetcher.ts";
 import { Frontier, priorityFor } from "./frontier.ts";
 import type { HostThrottle } from "./politeness.ts";
@@ -60,8 +61,12 @@ export class JobRun {
   readonly frontier = new Frontier();
   /** URLs in this job's ledger. */
   readonly known: Set<string>;
-  /** URLs taken from the frontier (or claimed as a canonical): never fetched twice. */
+  /** URLs taken from the frontier: never fetched twice. */
   readonly started = new Set<string>();
+  /** URLs whose visit is under way. */
+  readonly visiting = new Set<string>();
+  /** Pages waiting for the fate of their canonical URL (canonical-waits.ts). */
+  readonly canonicalWaits = new CanonicalWaits();
   /** In-scope link URLs already handled in this job. */
   readonly linked = new Set<string>();
   readonly lastmod = new Map<string, string>();

@@ -7,6 +7,7 @@ import { domainSimhashes } from "../db/crawl-repo.ts";
 import {
   bucketCounts,
   fetchedCount,
+  fetchedOutcomes,
   isCancelRequested,
   type JobRow,
   renewLease,
@@ -17,9 +18,10 @@ import { counted } from "../plural.ts";
 import { isoNow } from "../services/clock.ts";
 import { recomputeCitations } from "./citations.ts";
 import { discover } from "./job-discovery.ts";
+import { indexedTooLittle } from "./job-health.ts";
 import { type JobDeps, JobRun } from "./job-run.ts";
 import { takeScreenshots } from "./job-screenshots.ts";
-import { visit } from "./page-visit.ts";
+import { settleAllCanonicals, settleCanonical, visit } from "./page-visit.ts";
 import { RobotsReader } from "./robots-cache.ts";
 import { TrapGuard, trapLimits } from "./trap-guard.ts";
 import { inScope } from "./urls.ts";
@@ -75,6 +77,13 @@ export class JobRunner {
       );
       if (run.failure) throw run.failure;
       if (run.lost) throw new LeaseLost();
+      // Pages still waiting for a canonical never visited (a cancel): kept under their own URL.
+      // A stopped job leaves them pending, fetched again when it resumes.
+      if (!run.stopping)
+        settleAllCanonicals(
+          run,
+          run.cancelled ? "the job was cancelled first" : "the job ended first",
+        );
       if (run.stopping) {
         log(
           `job ${run.job.id}: stopped with ${run.frontier.size} URLs pending; it resumes on the next start`,
@@ -145,6 +154,7 @@ export class JobRunner {
       }
       if (run.started.has(entry.url)) continue;
       run.started.add(entry.url);
+      run.visiting.add(entry.url);
       run.inFlight++;
       try {
         await visit(run, entry);
@@ -153,6 +163,10 @@ export class JobRunner {
         run.deps.log(`job ${run.job.id}: ${entry.url} failed: ${message}`);
         run.book(entry.url, "fetchError", `internal error: ${message}`.slice(0, 500));
       } finally {
+        run.visiting.delete(entry.url);
+        // Pages waiting for this URL as their canonical learn their fate (before the job can
+        // see an empty frontier with nothing in flight).
+        if (!run.failure && !run.lost) settleCanonical(run, entry.url);
         run.inFlight--;
         run.wake();
       }
@@ -193,6 +207,14 @@ export class JobRunner {
         // Nothing of the site was reached: "completed" with 0 pages would read as success.
         state = "failed";
         error = run.info.entry_error;
+      }
+    }
+    if (state === "completed" || state === "partial") {
+      const warning = indexedTooLittle(fetchedOutcomes(db, id));
+      if (warning) {
+        state = "partial";
+        error ??= warning;
+        run.deps.log(`job ${id}: ${warning}`);
       }
     }
     recomputeCitations(db, run.domain);

@@ -4,10 +4,13 @@
  * pending, when the budget is spent, booked as `budget` at the end of the job).
  */
 import { findSameText, pageInternalLinks, pageState } from "../db/crawl-repo.ts";
-import { recordFetchTime, type UrlEntry } from "../db/ledger-repo.ts";
+import { ledgerRow, recordFetchTime, type UrlEntry } from "../db/ledger-repo.ts";
 import { type LinkRow, type PageWrite, recordUnchanged, savePage } from "../db/page-writes.ts";
 import { withMaxSimilarity } from "../facets/originality.ts";
+import { counted } from "../plural.ts";
 import { isoNow } from "../services/clock.ts";
+import type { Bucket } from "./buckets.ts";
+import { AWAITED_PRIORITY as AWAITED, pageChars, type WaitingPage } from "./canonical-waits.ts";
 import { type JobRun, entry as ledgerEntry } from "./job-run.ts";
 import type { FetchMeta } from "./messages.ts";
 import type { ProcessedPage } from "./process-page.ts";
@@ -72,7 +75,7 @@ export async function visit(run: JobRun, entry: UrlEntry): Promise<void> {
       run.stageMs[stage] = (run.stageMs[stage] ?? 0) + ms;
     }
     // Stored under the fetched URL, the page's write has recorded the response time already.
-    if (await store(run, entry, pid, fetch, result.page)) return;
+    if (store(run, entry, pid, fetch, result.page)) return;
   }
   recordFetchTime(run.db, run.job.id, url, fetch.elapsedMs);
 }
@@ -114,53 +117,191 @@ function redirect(run: JobRun, entry: UrlEntry, target: string | null, fetch: Fe
   run.add([ledgerEntry(target, entry.depth, "redirect", "pending", null, null, entry.priority)]);
 }
 
-/** Stores the page or books why not; true when its write recorded the fetch's response time. */
-async function store(
+/**
+ * Stores the page or books why not; true when its fetch's response time is recorded (by its
+ * write), or will be (it waits for its canonical URL).
+ */
+function store(
   run: JobRun,
   entry: UrlEntry,
-  fetchedPid: string,
+  pid: string,
   fetch: FetchMeta,
   page: ProcessedPage,
-): Promise<boolean> {
-  let url = entry.url;
-  let pid = fetchedPid;
+): boolean {
+  const { url } = entry;
   const { doc } = page;
-  const links = doc.nofollow ? [] : doc.links.filter((l) => !l.nofollow).map((l) => l.url);
-  const depth = entry.depth + 1;
-  const status = fetch.status;
   if (doc.noindex) {
-    run.book(url, "noindex", "meta robots noindex", { httpStatus: status });
-    run.addLinks(links, depth);
+    run.book(url, "noindex", "meta robots noindex", { httpStatus: fetch.status });
+    run.addLinks(pageLinks(page), entry.depth + 1);
     return false;
   }
-  let validators = {
-    etag: fetch.headers.etag ?? null,
-    lastModified: fetch.headers["last-modified"] ?? null,
-  };
   const canonical = doc.canonicalUrl ? normalizeUrl(doc.canonicalUrl, url) : null;
-  if (canonical && canonical !== url && inScope(canonical, run.domain)) {
-    run.book(url, "duplicate", `canonical is ${canonical}`, {
-      httpStatus: status,
-      target: canonical,
-    });
-    const claimable = !run.started.has(canonical);
-    const allowed = claimable && (await run.robots.policy(canonical)).allowed(canonical);
-    if (!claimable || !allowed) {
-      run.add([
-        ledgerEntry(canonical, entry.depth, "canonical", "pending", null, null, entry.priority),
-      ]);
-      run.addLinks(links, depth);
-      return false;
-    }
-    // The page names its canonical address: its content is indexed there, without a second
-    // fetch of the same content.
-    run.started.add(canonical);
-    if (!run.known.has(canonical))
-      run.add([ledgerEntry(canonical, entry.depth, "canonical", "pending")]);
-    url = canonical;
-    pid = pageId(canonical);
-    validators = { etag: null, lastModified: null };
+  if (canonical === null || canonical === url) return keep(run, entry, pid, fetch, page, null);
+  if (!inScope(canonical, run.domain))
+    return keep(run, entry, pid, fetch, page, `canonical ${canonical} is out of scope${KEPT}`);
+  const fate = canonicalFate(run, entry, canonical, page);
+  if (fate.kind === "keep") return keep(run, entry, pid, fetch, page, fate.note);
+  if (fate.kind === "duplicate") {
+    duplicate(run, entry.url, canonical, fetch);
+    run.addLinks(pageLinks(page), entry.depth + 1);
+    return false;
   }
+  run.canonicalWaits.add({ entry, pageId: pid, canonical, fetch, page, chars: fate.chars });
+  run.addLinks(pageLinks(page), entry.depth + 1);
+  return true;
+}
+
+const KEPT = "; kept under the fetched URL";
+
+type CanonicalFate =
+  | { readonly kind: "duplicate" }
+  | { readonly kind: "keep"; readonly note: string }
+  | { readonly kind: "wait"; readonly chars: number };
+
+/**
+ * What becomes of a page naming `canonical` (in scope, another URL): a duplicate of it once it
+ * is in the index, kept under its own URL when it cannot be, or waiting while its visit is to
+ * come or under way (it is then taken from the frontier next).
+ */
+function canonicalFate(
+  run: JobRun,
+  entry: UrlEntry,
+  canonical: string,
+  page: ProcessedPage,
+): CanonicalFate {
+  let row = ledgerRow(run.db, run.job.id, canonical);
+  const fresh = row === null;
+  if (row === null) {
+    // Queued ahead of the frontier.
+    run.add([ledgerEntry(canonical, entry.depth, "canonical", "pending", null, null, AWAITED)]);
+    row = ledgerRow(run.db, run.job.id, canonical); // the trap guard may have filtered it
+    if (row === null) return { kind: "keep", note: `canonical ${canonical} not tracked${KEPT}` };
+  }
+  if (row.bucket !== "pending") return fateOf(run, canonical, row);
+  // A canonical waiting on a chain of canonicals that leads back here: this page ends the chain.
+  // (No page waits in a cycle: each wait is checked here before it is added.)
+  let t = run.canonicalWaits.targetOf(canonical);
+  for (let hops = 0; t !== undefined && hops <= run.canonicalWaits.size; hops++) {
+    if (t === entry.url)
+      return { kind: "keep", note: `canonical ${canonical} names this page as canonical${KEPT}` };
+    t = run.canonicalWaits.targetOf(t);
+  }
+  const waiting = run.canonicalWaits.targetOf(canonical) !== undefined;
+  if (!waiting && run.started.has(canonical) && !run.visiting.has(canonical))
+    return fateOf(run, canonical, row); // left pending by its visit: the budget
+  const chars = pageChars(page);
+  if (!run.canonicalWaits.fits(chars)) {
+    const n = run.canonicalWaits.size;
+    return {
+      kind: "keep",
+      note: `canonical ${canonical} not fetched yet (${n} pages wait)${KEPT}`,
+    };
+  }
+  if (!fresh && !run.started.has(canonical)) {
+    // Fetched next (a copy ahead of the frontier): the page's content waits until then.
+    const depth = Math.min(row.depth, entry.depth);
+    const lastmod = run.lastmod.get(canonical) ?? null;
+    run.frontier.push(
+      ledgerEntry(canonical, depth, "canonical", "pending", null, lastmod, AWAITED),
+    );
+    run.wake();
+  }
+  return { kind: "wait", chars };
+}
+
+/** A page's fate by its canonical's final (or left pending) ledger row. */
+function fateOf(
+  run: JobRun,
+  canonical: string,
+  row: { bucket: Bucket; reason: string | null },
+): CanonicalFate {
+  if (row.bucket === "indexed" || row.bucket === "unchanged" || row.bucket === "duplicate")
+    return { kind: "duplicate" };
+  if (row.bucket === "pending") {
+    const why = run.budgetSpent
+      ? `budget of ${counted(run.params.budget, "page")} spent`
+      : "the job stopped first";
+    return { kind: "keep", note: `canonical ${canonical} not fetched: ${why}${KEPT}` };
+  }
+  const reason = row.reason ? `, ${row.reason}` : "";
+  return { kind: "keep", note: `canonical ${canonical} failed: ${row.bucket}${reason}${KEPT}` };
+}
+
+function duplicate(run: JobRun, url: string, canonical: string, fetch: FetchMeta): void {
+  run.book(url, "duplicate", `canonical is ${canonical}`, {
+    httpStatus: fetch.status,
+    target: canonical,
+  });
+}
+
+/**
+ * The visit of `url` ended, or `url` reached its bucket: the pages waiting on it learn their
+ * fate (a page waiting on a page that itself waits goes on waiting, on it).
+ */
+export function settleCanonical(run: JobRun, url: string): void {
+  const waits = run.canonicalWaits;
+  if (waits.targetOf(url) !== undefined || run.visiting.has(url)) return;
+  const waiting = waits.take(url);
+  if (waiting.length === 0) return;
+  const row = ledgerRow(run.db, run.job.id, url);
+  for (const w of waiting) {
+    const fate: CanonicalFate = row
+      ? fateOf(run, w.canonical, row)
+      : { kind: "keep", note: `canonical ${w.canonical} not tracked${KEPT}` };
+    resolve(run, w, fate);
+  }
+}
+
+/** Every page still waiting is kept under its own URL (its canonical was never visited). */
+export function settleAllCanonicals(run: JobRun, why: string): void {
+  for (const w of run.canonicalWaits.takeAll())
+    resolve(run, w, { kind: "keep", note: `canonical ${w.canonical} not fetched: ${why}${KEPT}` });
+}
+
+function resolve(run: JobRun, w: WaitingPage, fate: CanonicalFate): void {
+  const { url } = w.entry;
+  try {
+    let timed = false;
+    if (fate.kind === "duplicate") duplicate(run, url, w.canonical, w.fetch);
+    else
+      timed = keep(
+        run,
+        w.entry,
+        w.pageId,
+        w.fetch,
+        w.page,
+        fate.kind === "keep" ? fate.note : null,
+      );
+    if (!timed) recordFetchTime(run.db, run.job.id, url, w.fetch.elapsedMs);
+  } catch (err) {
+    const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    run.deps.log(`job ${run.job.id}: ${url} failed: ${message}`);
+    run.book(url, "fetchError", `internal error: ${message}`.slice(0, 500));
+  }
+  settleCanonical(run, url);
+}
+
+function pageLinks(page: ProcessedPage): string[] {
+  const { doc } = page;
+  return doc.nofollow ? [] : doc.links.filter((l) => !l.nofollow).map((l) => l.url);
+}
+
+/**
+ * Stores the page under the URL that answered (`note`: why, on its ledger row), or books it a
+ * same-content duplicate or unchanged; true when its write recorded the fetch's response time.
+ */
+function keep(
+  run: JobRun,
+  entry: UrlEntry,
+  pid: string,
+  fetch: FetchMeta,
+  page: ProcessedPage,
+  note: string | null,
+): boolean {
+  const { url } = entry;
+  const links = pageLinks(page);
+  const depth = entry.depth + 1;
+  const status = fetch.status;
   let same = run.textHashes.get(page.textHash) ?? null;
   if (same === null || same === url) same = findSameText(run.db, run.domain, page.textHash, pid);
   if (same && same !== url) {
@@ -170,29 +311,26 @@ async function store(
   }
   const state = pageState(run.db, pid);
   if (state && state.textHash === page.textHash && !run.params.force) {
-    const { etag: _, "last-modified": __, ...rest } = fetch.headers;
-    unchanged(
-      run,
-      pid,
-      url,
-      url === entry.url ? fetch : { ...fetch, headers: rest },
-      "content unchanged",
-    );
+    unchanged(run, pid, url, fetch, "content unchanged");
     run.addLinks(links, depth);
     return false;
   }
   run.textHashes.set(page.textHash, url);
+  const validators = {
+    etag: fetch.headers.etag ?? null,
+    lastModified: fetch.headers["last-modified"] ?? null,
+  };
   const write = pageWrite(run, url, pid, status, validators, page);
-  const fetched = url === entry.url;
   savePage(run.db, write, {
     ledgerUrl: url,
     changed: state === null || state.textHash !== page.textHash,
-    fetched,
+    fetched: true,
     elapsedMs: fetch.elapsedMs,
+    reason: note,
   });
   run.deps.indexer?.pageStored(write);
   run.addLinks(links, depth);
-  return fetched;
+  return true;
 }
 
 function pageWrite(

@@ -162,6 +162,32 @@ export function bucketReasons(
     .filter((r): r is { reason: string; count: number } => Boolean(r.reason));
 }
 
+/** Fetched URLs of one job in a bucket (fetched as the domain record's health counts them). */
+export interface FetchedOutcome {
+  readonly bucket: string;
+  readonly count: number;
+  /** Of them, those whose content is in the index: stored, unchanged, or the duplicate of a
+   * page not booked in a failed bucket of this job. */
+  readonly reached: number;
+}
+
+/** Where the URLs a job fetched went, per bucket. */
+export function fetchedOutcomes(db: Db, jobId: string): FetchedOutcome[] {
+  return db.$client
+    .query<FetchedOutcome, [string]>(
+      `SELECT u.bucket AS bucket, count(*) AS count,
+         coalesce(sum(u.bucket IN ('indexed', 'unchanged') OR (u.bucket = 'duplicate'
+           AND (t.bucket IS NULL OR t.bucket IN ('indexed', 'unchanged', 'duplicate')))), 0)
+           AS reached
+       FROM job_urls u
+       LEFT JOIN job_urls t ON u.bucket = 'duplicate' AND t.job_id = u.job_id AND t.url = u.target
+       WHERE u.job_id = ?1
+         AND (u.http_status IS NOT NULL OR u.bucket IN ('fetchError', 'serverError'))
+       GROUP BY u.bucket ORDER BY count DESC, u.bucket`,
+    )
+    .all(jobId);
+}
+
 export function fetchedCount(db: Db, jobId: string): number {
   return (
     db

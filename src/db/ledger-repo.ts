@@ -87,6 +87,21 @@ export function setUrl(
     );
 }
 
+/** One URL's row in a job's ledger: its bucket and reason, and its depth; null when unknown. */
+export function ledgerRow(
+  db: Db,
+  jobId: string,
+  url: string,
+): { bucket: Bucket; reason: string | null; depth: number } | null {
+  return (
+    db.$client
+      .query<{ bucket: Bucket; reason: string | null; depth: number }, [string, string]>(
+        "SELECT bucket, reason, depth FROM job_urls WHERE job_id = ?1 AND url = ?2",
+      )
+      .get(jobId, url) ?? null
+  );
+}
+
 /** Moves every URL of a bucket to another (pending → budget / stoppedEarly at the end). */
 export function moveBucket(
   db: Db,

@@ -129,7 +129,7 @@ const SQL = {
   history: `INSERT INTO page_history
     (page_id, job_id, fetched_at, status, content_hash, changed, etag, last_modified, elapsed_ms)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
-  indexed: `UPDATE job_urls SET bucket = 'indexed', reason = NULL, page_id = ?1,
+  indexed: `UPDATE job_urls SET bucket = 'indexed', reason = ?8, page_id = ?1,
     http_status = iif(?2, ?3, http_status), updated_at = ?4,
     elapsed_ms = coalesce(?7, elapsed_ms) WHERE job_id = ?5 AND url = ?6`,
   storedHash: "SELECT content_hash AS contentHash FROM pages WHERE id = ?1",
@@ -146,7 +146,7 @@ const bool = (b: boolean) => (b ? 1 : 0);
 /**
  * Stores a page and marks `ledgerUrl` of its job `indexed`. `changed`: whether the text differs
  * from what was stored before (the history row says so); `fetched`: whether `ledgerUrl` itself
- * was fetched (false when the content was indexed under its canonical URL).
+ * was fetched (its response time and status then go on its rows).
  */
 export function savePage(
   db: Db,
@@ -157,6 +157,8 @@ export function savePage(
     fetched: boolean;
     /** The fetch's response time, when `ledgerUrl` was fetched: on its ledger and history rows. */
     elapsedMs?: number | null;
+    /** Why the page is stored as it is, when that needs saying (its ledger row's reason). */
+    reason?: string | null;
   },
 ): void {
   const c = db.$client;
@@ -247,6 +249,7 @@ export function savePage(
       page.jobId,
       options.ledgerUrl,
       elapsed,
+      options.reason ?? null,
     );
   })();
 }

@@ -288,6 +288,62 @@ test("the Debian handbook: its root page reaches every language (a budgeted craw
   expect(bucketRows(c, view.id, "robots").has(siteUrl(site, "/get/"))).toBe(true);
 });
 
+test("the Debian handbook with its https canonical links, served over http only: the fetched pages are indexed under their http URL", async () => {
+  // As packaged, every page names https://debian-handbook.info/… as its canonical; here nothing
+  // answers https (a mirror, or a site whose https is broken). Once, each page was booked the
+  // duplicate of its canonical, every canonical failed, and 1 of 3,330 pages was indexed.
+  const site = sites.handbook;
+  const packaged: DocSites = {
+    ...sites,
+    handbook: { ...site, mounts: site.mounts.map(({ prefix, dir }) => ({ prefix, dir })) },
+  };
+  const asPackaged = serveDocSites({
+    ...packaged,
+    all: [packaged.python, packaged.postgres, packaged.handbook],
+  });
+  const c = crawler({
+    CONNECT_TO: asPackaged.connectTo(),
+    WORKER_PROCESSES: "2",
+    HOST_CONCURRENCY: "16",
+    MAX_CONCURRENCY: "16",
+  });
+  crawlers.push(c);
+  try {
+    const budget = 200;
+    const view = await c.crawl("debian-handbook.info", { budget });
+    const counts = Object.entries(view.coverage.buckets)
+      .filter(([, b]) => b.count > 0)
+      .map(([name, b]) => `${name} ${b.count}`);
+    console.log(`the handbook over http, budget ${budget}: ${view.state}; ${counts.join(", ")}`);
+    expectInvariant(view);
+    expect(view.state).toBe("partial");
+    expect(view.error).toBeNull();
+    expect(view.progress.fetched).toBe(budget);
+    const indexed = bucketRows(c, view.id, "indexed");
+    const answered = [...indexed.values()].filter((r) => r.url.startsWith(siteUrl(site, "/")));
+    // Most fetched pages indexed (the rest: redirects, a duplicate of a page that is indexed).
+    expect(answered.length).toBeGreaterThan(0.9 * budget);
+    const kept = answered.filter((r) => (r.reason ?? "").includes("kept under the fetched URL"));
+    expect(kept.length).toBeGreaterThan(0.8 * budget);
+    for (const row of kept) {
+      const reason = row.reason ?? "";
+      expect([row.url, reason.startsWith(`canonical https://${site.host}/`)]).toEqual([
+        row.url,
+        true,
+      ]);
+      expect([row.url, reason]).toEqual([row.url, expect.stringContaining("failed: fetchError")]);
+    }
+    for (const [url, row] of bucketRows(c, view.id, "duplicate"))
+      expect([url, indexed.has(row.target ?? "")]).toEqual([url, true]);
+    // The https canonicals: unreachable, each in the fetchError bucket, never lost.
+    const unreachable = [...bucketRows(c, view.id, "fetchError").keys()];
+    expect(unreachable.length).toBeGreaterThanOrEqual(kept.length);
+    for (const url of unreachable) expect(url.startsWith(`https://${site.host}/`)).toBe(true);
+  } finally {
+    await asPackaged.stop();
+  }
+});
+
 test("the page-count estimate on real crawls of the PostgreSQL docs: budgets 50, 200 and full cover the truth and narrow", async () => {
   const ranges: { budget: number; low: number; high: number; confidence: number }[] = [];
   let truth = 0;
