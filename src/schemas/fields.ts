@@ -3,6 +3,7 @@
  * path parameters, `x-field` for body fields) and the message a bad value gets, so a validation
  * error maps to a problem document naming the parameter, whichever validator step caught it.
  */
+import { Type } from "@sinclair/typebox";
 import { type TSchema, t } from "elysia";
 
 interface Doc {
@@ -21,7 +22,10 @@ export function intField(
 ) {
   const { where = "param", ...doc } = options;
   const range = max >= Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
-  return t.Integer({
+  // Elysia's t.Integer takes a numeric string too (a query string has nothing else); a JSON body
+  // field is a JSON number: `"budget": "5"` is refused.
+  const integer = where === "field" ? Type.Integer : t.Integer;
+  return integer({
     minimum: min,
     maximum: max,
     ...doc,

@@ -3,6 +3,7 @@
  * settings). They are the single source of validation and of the OpenAPI document; the MCP tools
  * take the same schemas as their input.
  */
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import type { Config } from "../config.ts";
 import { BUCKETS } from "../crawl/buckets.ts";
@@ -218,7 +219,7 @@ export function crawlBody(config: Config) {
       }),
     ),
     shots: opt(
-      t.Union([t.Integer({ minimum: 0, maximum: config.maxBudget }), t.Boolean()], {
+      t.Union([Type.Integer({ minimum: 0, maximum: config.maxBudget }), t.Boolean()], {
         "x-field": "shots",
         default: 0,
         error: "must be true, false or an integer of 0 or more",
