@@ -86,6 +86,15 @@ export function listField(name: string, description: string, allowed?: readonly 
   });
 }
 
+/**
+ * The message for a value a string schema refused: an empty string where one character at least
+ * is needed gets its own ("must not be empty", not "must be a string of at most 200 characters").
+ */
+export function refusalMessage(schema: TSchema | undefined, value: unknown, message: string) {
+  const min = (schema as { minLength?: unknown } | undefined)?.minLength;
+  return value === "" && typeof min === "number" && min >= 1 ? "must not be empty" : message;
+}
+
 /** The parameter name a schema was built for, from its tags. */
 export function fieldName(
   schema: TSchema | undefined,

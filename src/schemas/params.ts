@@ -231,8 +231,19 @@ export function crawlBody(config: Config) {
 }
 
 export const shelfBody = t.Object({
-  name: stringField("name", { where: "field", minLength: 1, maxLength: 200 }),
-  description: opt(stringField("description", { where: "field", maxLength: 2000 })),
+  name: stringField("name", {
+    where: "field",
+    minLength: 1,
+    maxLength: 200,
+    description: "The shelf's name: one line, no tabs, newlines or control characters.",
+  }),
+  description: opt(
+    stringField("description", {
+      where: "field",
+      maxLength: 2000,
+      description: "What the shelf gathers: one line, no tabs, newlines or control characters.",
+    }),
+  ),
 });
 
 export const memberBody = t.Object({

@@ -565,6 +565,21 @@ describe("write tools", () => {
     expect(unnamed.created).toBe(true);
     expect((await http("/api/collections/dev-tools")).name).toBe("Dev tools");
   });
+
+  test("a new shelf's name takes no control characters; an empty q is 'must not be empty'", async () => {
+    const args = { collection: "ctl-shelf", domain: ACME, shelf_name: "a\u0000b" };
+    const refused = problemOf(
+      await call(mcp, "place_on_shelf", args, api.auth),
+      "shelf_name",
+      "invalid_body",
+    );
+    expect(refused.detail).toBe(
+      "shelf_name: must not contain tabs, newlines or control characters",
+    );
+    expect((await fetch(`${base}/api/collections/ctl-shelf`)).status).toBe(404);
+    const empty = problemOf(await call(mcp, "list_content", { q: "" }), "q");
+    expect(empty.detail).toBe("q: must not be empty");
+  });
 });
 
 describe("the HTTP layer", () => {
