@@ -8,6 +8,7 @@ import { recordFetchTime, type UrlEntry } from "../db/ledger-repo.ts";
 import { type LinkRow, type PageWrite, recordUnchanged, savePage } from "../db/page-writes.ts";
 import { withMaxSimilarity } from "../facets/originality.ts";
 import { isoNow } from "../services/clock.ts";
+import { refusedAddress } from "./fetch-errors.ts";
 import { type JobRun, entry as ledgerEntry } from "./job-run.ts";
 import type { FetchMeta } from "./messages.ts";
 import type { ProcessedPage } from "./process-page.ts";
@@ -20,7 +21,11 @@ export async function visit(run: JobRun, entry: UrlEntry): Promise<void> {
   if (delay) run.deps.throttle.setCrawlDelayS(urlHost(url) ?? "", delay);
   if (policy.status === "unreachable") {
     const origin = originOf(url);
-    if (policy.httpStatus === 0) {
+    if (policy.failure?.kind === "ssrf") {
+      // Not unreachable: the crawler chose not to connect (a subdomain resolving to a private
+      // address, say); the reason says so, and which setting would allow it.
+      run.book(url, "fetchError", refusedAddress(policy.failure.detail));
+    } else if (policy.httpStatus === 0) {
       run.book(url, "fetchError", `host unreachable (no answer on ${origin}/robots.txt)`);
     } else {
       run.book(
