@@ -613,6 +613,55 @@ describe("the HTTP layer", () => {
     }
   });
 
+  test("JSON that is not JSON-RPC is -32600 Invalid Request; a body that is not JSON -32700", async () => {
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      fetch(mcp, { method: "POST", body, headers: { ...MCP_HEADERS, ...headers } });
+    const r = await postRaw(mcp, INIT);
+    const session = {
+      "mcp-session-id": r.headers.get("mcp-session-id") ?? "",
+      "mcp-protocol-version": ((await r.json()) as Json).result.protocolVersion,
+    };
+    for (const headers of [{}, session]) {
+      for (const body of [
+        "{}",
+        "[]",
+        '"x"',
+        "1",
+        "null",
+        "[{}]",
+        '{"jsonrpc":"2.0"}',
+        '{"method":"initialize","id":1}',
+      ]) {
+        const answer = await post(body, headers);
+        expect([body, answer.status]).toEqual([body, 400]);
+        const rpc = (await answer.json()) as Json;
+        expect([body, rpc.error.code]).toEqual([body, -32600]);
+        expect(rpc.error.message).toStartWith("Invalid Request: ");
+      }
+      for (const body of ["{nope", "", "[1,"]) {
+        const answer = await post(body, headers);
+        expect([body, answer.status]).toEqual([body, 400]);
+        expect([body, ((await answer.json()) as Json).error.code]).toEqual([body, -32700]);
+      }
+    }
+    // The transport's own checks keep their answers: Accept first, then Content-Type.
+    const plain = await fetch(mcp, {
+      method: "POST",
+      body: "{}",
+      headers: { ...MCP_HEADERS, "content-type": "text/plain" },
+    });
+    expect(plain.status).toBe(415);
+    const accept = await fetch(mcp, {
+      method: "POST",
+      body: "{}",
+      headers: { ...MCP_HEADERS, accept: "application/json" },
+    });
+    expect(accept.status).toBe(406);
+    // The session still answers.
+    const listed = await postRaw(mcp, { jsonrpc: "2.0", id: 2, method: "tools/list" }, session);
+    expect(listed.status).toBe(200);
+  });
+
   test("sessions per the transport spec", async () => {
     const r = await postRaw(mcp, INIT);
     const sid = r.headers.get("mcp-session-id") ?? "";
