@@ -1,7 +1,14 @@
 #!/usr/bin/env bun
-/** `bun run webcorpus COMMAND`: serve | keys | crawl | inspect | shelves. */
+/** `bun run webcorpus COMMAND`: serve | keys | crawl | inspect | shelves | verify. */
 import { CliError } from "./cli/context.ts";
-import { CRAWL_HELP, INSPECT_HELP, KEYS_HELP, SERVE_HELP, SHELVES_HELP } from "./cli/usage.ts";
+import {
+  CRAWL_HELP,
+  INSPECT_HELP,
+  KEYS_HELP,
+  SERVE_HELP,
+  SHELVES_HELP,
+  VERIFY_HELP,
+} from "./cli/usage.ts";
 import { VERSION } from "./version.ts";
 
 const USAGE = `webcorpus ${VERSION}: index company websites into a searchable corpus
@@ -14,6 +21,7 @@ commands:
   inspect    show what the crawler would store for one page (a URL or a saved file)
   keys       create, list and revoke API keys
   shelves    group companies on shelves (collections) and crawl them
+  verify     check the search shards against SQLite (--repair rebuilds those that differ)
 
 options:
   -h, --help     show this help
@@ -29,6 +37,7 @@ const COMMAND_HELP: Readonly<Record<string, string>> = {
   shelves: SHELVES_HELP,
   crawl: CRAWL_HELP,
   inspect: INSPECT_HELP,
+  verify: VERIFY_HELP,
 };
 
 // Loaded on use: a crawl needs neither the HTTP server nor the extraction stack on its thread.
@@ -38,6 +47,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   shelves: async () => (await import("./cli/shelves-command.ts")).shelvesCommand,
   crawl: async () => (await import("./cli/crawl-command.ts")).crawlCommand,
   inspect: async () => (await import("./cli/inspect-command.ts")).inspectCommand,
+  verify: async () => (await import("./cli/verify-command.ts")).verifyCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

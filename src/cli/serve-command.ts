@@ -77,7 +77,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
     store,
     limiter: new RateLimiter(config.crawlRatePerMinute),
     embeddingBacklog: searchRuntime.embeddingBacklog,
-    search: { registry: searchRuntime.registry, embedQuery: searchRuntime.embedQuery },
+    search: {
+      registry: searchRuntime.registry,
+      embedQuery: searchRuntime.embedQuery,
+      indexStatus: searchRuntime.indexStatus,
+    },
     ...(scheduler ? { onCrawlQueued: () => scheduler.tick() } : {}),
   });
   try {

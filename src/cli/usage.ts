@@ -86,3 +86,30 @@ options:
   --refresh                fetch pages already indexed again (crawl)
   --uncrawled              queue only members with no pages yet (crawl)
   -h, --help               show this help`;
+
+export const VERIFY_USAGE = `usage: webcorpus verify [--domain DOMAIN] [--repair] [--json]`;
+
+export const VERIFY_HELP = `${VERIFY_USAGE}
+
+Check every domain's search shard against SQLite, the system of record (as PRAGMA
+integrity_check checks a database): each stored chunk in its shard once, with its heading, text,
+page version, facets and the vector SQLite holds (int8 codes, compared after the same
+quantization); no chunk SQLite lacks; the shard files whole. Prints each domain's counts and
+what differs (chunk ids are PAGE_ID#N). Exit status: 0 when every shard matches, 1 when one
+differs (and was not repaired), 2 on a usage error or when --repair is refused.
+
+Without --repair nothing is written: the database is opened read-only and the shard files are
+read as a start would load them, damaged ones left where they are. It may run beside a server;
+a page stored while it reads can then show as a difference that is only in flight: run it again,
+or with the server stopped, before you act on one.
+
+options:
+  --domain DOMAIN   check this root domain only (default: every domain with pages or shard files)
+  --repair          rebuild each shard that differs from SQLite (from nothing, as a start rebuilds
+                    a damaged shard), then check again; vectors come from SQLite, the model is
+                    never called (a chunk SQLite holds no vector for waits for \`serve\` to embed
+                    it). Stop the server first: --repair takes an exclusive lock on the database
+                    and refuses to start (exit 2) while another process (a server, a crawl) has it
+                    open; a server started meanwhile waits, then fails to open it
+  --json            print the report as JSON (one object: domains, differences, repaired)
+  -h, --help        show this help`;

@@ -34,6 +34,8 @@ export interface FetchResult {
   readonly address: string | null;
   /** Hops followed before this one (fetchFollowing), oldest first. */
   readonly redirects: readonly RedirectHop[];
+  /** Set when `body` is only the first bytes of a longer body (a `prefixBytes` request). */
+  readonly truncated?: true;
 }
 
 export interface RedirectHop {

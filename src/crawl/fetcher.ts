@@ -35,6 +35,8 @@ export interface FetchOptions {
   readonly etag?: string | null;
   readonly lastModified?: string | null;
   readonly accept?: string;
+  /** Keep the first this many body bytes of a longer body instead of refusing it (robots.txt). */
+  readonly prefixBytes?: number;
 }
 
 export interface FollowOptions extends FetchOptions {
@@ -109,7 +111,12 @@ export class Fetcher {
       const release = await this.#pacer.acquire(host);
       let result: FetchResult;
       try {
-        result = await exchange({ url: target, headers }, o, {
+        const request = {
+          url: target,
+          headers,
+          ...(options.prefixBytes !== undefined ? { prefixBytes: options.prefixBytes } : {}),
+        };
+        result = await exchange(request, o, {
           guard: o.guard,
           ...(o.ca ? { ca: o.ca } : {}),
         });

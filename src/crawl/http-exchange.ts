@@ -5,11 +5,16 @@
  * Time: Bun's fetch has no separate connect phase to time, so the response headers must arrive
  * within connect + read timeout, then every body read within the read timeout (a slow drip is cut
  * there), and the whole exchange within connect + 2 x read timeout.
- * Size: a Content-Length over the cap ends it before the body; otherwise the (decompressed) body
- * is read in Bun's 256 KiB pieces and the connection dropped as soon as the cap is passed, so a
- * gzip/br/deflate/zstd bomb never inflates past one piece over the cap.
+ * Size: a Content-Length over the cap ends it before the body; otherwise the body is read as it
+ * comes and the connection dropped as soon as the cap is passed. Bun is asked not to decompress
+ * (it would inflate a whole network read at once, whatever the cap): a gzip/deflate/br/zstd body
+ * is inflated here (body-decoder.ts), one network chunk at a time in pieces of at most 64 KiB, and
+ * the inflating stops at the first piece past the cap, so a decompression bomb never inflates past
+ * one piece over the cap (its compressed bytes count against the cap too). A request with
+ * `prefixBytes` (robots.txt) keeps the first bytes of a longer body instead of refusing it.
  */
 
+import { BodyDecoder, type Coding, codingOf, DecodeError } from "./body-decoder.ts";
 import { FetchAbort, failureFromThrown } from "./fetch-errors.ts";
 import type { FetchFailure, FetchResult } from "./fetch-result.ts";
 import type { ConnectGuard } from "./guard.ts";
@@ -24,6 +29,12 @@ export interface ExchangeRequest {
   readonly url: URL;
   readonly headers: Readonly<Record<string, string>>;
   readonly method?: "GET" | "HEAD";
+  /**
+   * Keep only the first this many (decoded) body bytes, whatever the body cap: a longer body is
+   * read that far, then the connection dropped, and the prefix returned with `truncated` (no
+   * `too_large`, and no refusal on a Content-Length). For robots.txt (RFC 9309 §2.5).
+   */
+  readonly prefixBytes?: number;
 }
 
 export interface ExchangeDeps {
@@ -52,44 +63,15 @@ function watchdog(
   return { feed: () => timer.refresh(), stop: () => clearTimeout(timer) };
 }
 
-async function readCapped(
-  body: ReadableStream<Uint8Array>,
-  limits: ExchangeLimits,
-  encoded: boolean,
-  controller: AbortController,
-): Promise<Uint8Array> {
-  const reader = body.getReader();
-  const idle = watchdog(
-    controller,
-    limits.readTimeoutMs,
-    `no body bytes for ${limits.readTimeoutMs / 1000} s`,
-  );
-  const onAbort = () => reader.cancel().catch(() => {});
-  controller.signal.addEventListener("abort", onAbort, { once: true });
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (controller.signal.aborted) throw controller.signal.reason;
-      if (done) break;
-      idle.feed();
-      size += value.byteLength;
-      if (size > limits.maxBodyBytes) {
-        throw new FetchAbort({
-          kind: "too_large",
-          detail: `body over ${limits.maxBodyBytes} bytes${encoded ? " (decompressed)" : ""}`,
-        });
-      }
-      parts.push(value);
-    }
-  } catch (err) {
-    reader.cancel().catch(() => {});
-    throw err;
-  } finally {
-    idle.stop();
-    controller.signal.removeEventListener("abort", onAbort);
-  }
+/** How much body to keep: refuse a longer one (`too_large`), or keep its first bytes (`cut`). */
+interface BodyLimit {
+  readonly bytes: number;
+  readonly over: "refuse" | "cut";
+}
+
+const tooLarge = (detail: string) => new FetchAbort({ kind: "too_large", detail });
+
+function joined(parts: readonly Uint8Array[], size: number): Uint8Array {
   if (parts.length === 1) return parts[0] as Uint8Array;
   const out = new Uint8Array(size);
   let at = 0;
@@ -98,6 +80,78 @@ async function readCapped(
     at += p.byteLength;
   }
   return out;
+}
+
+/**
+ * Reads the body (inflating it when `coding` says so) up to `limit.bytes`: past that it throws
+ * `too_large` (`refuse`) or returns the first `limit.bytes` with `cut` (`cut`), reading no
+ * further in either case. The raw bytes read count against the limit too.
+ */
+async function readBody(
+  body: ReadableStream<Uint8Array>,
+  limit: BodyLimit,
+  coding: Coding | null,
+  readTimeoutMs: number,
+  controller: AbortController,
+): Promise<{ body: Uint8Array; cut: boolean }> {
+  const reader = body.getReader();
+  const idle = watchdog(controller, readTimeoutMs, `no body bytes for ${readTimeoutMs / 1000} s`);
+  const onAbort = () => reader.cancel().catch(() => {});
+  controller.signal.addEventListener("abort", onAbort, { once: true });
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let full = false;
+  const take = (piece: Uint8Array): boolean => {
+    const room = limit.bytes - size;
+    if (piece.byteLength > room) {
+      full = true;
+      if (limit.over === "cut" && room > 0) parts.push(piece.subarray(0, room));
+      size += Math.max(0, room);
+      return false;
+    }
+    parts.push(piece);
+    size += piece.byteLength;
+    return true;
+  };
+  const decoder = coding ? new BodyDecoder(coding, take) : null;
+  let raw = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (controller.signal.aborted) throw controller.signal.reason;
+      if (done) break;
+      idle.feed();
+      if (!decoder) {
+        if (!take(value)) break;
+        continue;
+      }
+      raw += value.byteLength;
+      if (raw > limit.bytes) {
+        if (limit.over === "refuse") throw tooLarge(`body over ${limit.bytes} bytes (compressed)`);
+        full = true;
+        break;
+      }
+      await decoder.write(value);
+      if (controller.signal.aborted) throw controller.signal.reason;
+      if (full) break;
+    }
+    if (!full) await decoder?.end();
+    if (full && limit.over === "refuse") {
+      throw tooLarge(`body over ${limit.bytes} bytes${decoder ? " (decompressed)" : ""}`);
+    }
+  } catch (err) {
+    reader.cancel().catch(() => {});
+    if (err instanceof DecodeError) {
+      throw new FetchAbort({ kind: "protocol", detail: `bad content encoding: ${err.message}` });
+    }
+    throw err;
+  } finally {
+    decoder?.close();
+    idle.stop();
+    controller.signal.removeEventListener("abort", onAbort);
+  }
+  if (full) reader.cancel().catch(() => {});
+  return { body: joined(parts, size), cut: full };
 }
 
 /** Runs one exchange; never throws (every failure is a FetchResult with `error`). */
@@ -113,7 +167,11 @@ export async function exchange(
   let status = 0;
   let headers: Record<string, string> = {};
   let address: string | null = null;
-  const result = (body: Uint8Array, error: FetchFailure | null): FetchResult => ({
+  const result = (
+    body: Uint8Array,
+    error: FetchFailure | null,
+    truncated = false,
+  ): FetchResult => ({
     url,
     status,
     headers,
@@ -123,6 +181,7 @@ export async function exchange(
     attempts: 1,
     address,
     redirects: [],
+    ...(truncated ? { truncated: true as const } : {}),
   });
   const totalMs = limits.connectTimeoutMs + 2 * limits.readTimeoutMs;
   const total = setTimeout(
@@ -146,6 +205,7 @@ export async function exchange(
         method: request.method ?? "GET",
         headers: { ...request.headers, Host: target.hostHeader },
         redirect: "manual",
+        decompress: false, // inflated here, piece by piece (body-decoder.ts)
         signal: controller.signal,
         tls,
       } as RequestInit);
@@ -154,17 +214,20 @@ export async function exchange(
     }
     status = response.status;
     headers = lowerHeaders(response.headers);
+    const prefix = request.prefixBytes;
     const declared = Number(headers["content-length"] ?? Number.NaN);
-    if (declared > limits.maxBodyBytes) {
-      throw new FetchAbort({
-        kind: "too_large",
-        detail: `Content-Length ${declared} > ${limits.maxBodyBytes}`,
-      });
+    if (prefix === undefined && declared > limits.maxBodyBytes) {
+      throw tooLarge(`Content-Length ${declared} > ${limits.maxBodyBytes}`);
     }
-    const body = response.body
-      ? await readCapped(response.body, limits, Boolean(headers["content-encoding"]), controller)
-      : new Uint8Array(0);
-    return result(body, null);
+    if (!response.body) return result(new Uint8Array(0), null);
+    const limit: BodyLimit =
+      prefix === undefined
+        ? { bytes: limits.maxBodyBytes, over: "refuse" }
+        : { bytes: prefix, over: "cut" };
+    const coding = codingOf(headers["content-encoding"]);
+    const read = await readBody(response.body, limit, coding, limits.readTimeoutMs, controller);
+    if (read.cut) controller.abort(); // drop the connection: never drain the rest
+    return result(read.body, null, read.cut);
   } catch (err) {
     const reason = controller.signal.aborted ? controller.signal.reason : err;
     controller.abort(); // drop the connection: never drain the rest

@@ -4,7 +4,13 @@
  * asked again; `none yet` is never stored. Concurrent askers of one origin share one fetch.
  */
 import type { Fetcher } from "./fetcher.ts";
-import { MAX_ROBOTS_REDIRECTS, policyFromFetch, type RobotsPolicy, robotsUrl } from "./robots.ts";
+import {
+  MAX_ROBOTS_BYTES,
+  MAX_ROBOTS_REDIRECTS,
+  policyFromFetch,
+  type RobotsPolicy,
+  robotsUrl,
+} from "./robots.ts";
 import { originOf } from "./urls.ts";
 
 export interface RobotsCacheOptions {
@@ -84,6 +90,9 @@ export class RobotsReader {
     const result = await fetcher.fetchFollowing(robotsUrl(origin), {
       accept: "text/plain,*/*",
       maxHops: MAX_ROBOTS_REDIRECTS,
+      // RFC 9309 §2.5: the first 500 KiB are read and parsed, whatever the page body cap; a
+      // longer robots.txt is cut there (never refused as too large, which would disallow all).
+      prefixBytes: MAX_ROBOTS_BYTES,
       ...(refuseHop ? { refuseHop } : {}),
     });
     const policy = policyFromFetch(result, userAgent);

@@ -1,7 +1,9 @@
 /**
  * robots.txt policy per RFC 9309, on robots-parser (longest match, allow wins a tie, `*` and `$`,
  * groups of one agent merged, Crawl-delay, Sitemap), with the fetch-outcome rules applied:
- * - 2xx: the first 500 KiB are parsed (status `ok`);
+ * - 2xx: the first 500 KiB are parsed (status `ok`); the fetch reads no more than that
+ *   (robots-cache.ts asks for a prefix), and a longer file is cut at its last complete line
+ *   within them, never refused as too large (RFC 9309 §2.5);
  * - 4xx except 429: no restrictions (`missing`);
  * - 5xx, 429, no answer: everything disallowed on that origin for now (`unreachable`; the cache
  *   keeps it a short time so the host is asked again);
@@ -72,6 +74,23 @@ function rewrite(text: string, token: string): string {
   return out.join("\n");
 }
 
+/**
+ * The part of a robots.txt body that is parsed: its first MAX_ROBOTS_BYTES; a body longer than
+ * that, or `cut` short by the fetch, ends at its last complete line (a rule is never read half,
+ * nor a character split).
+ */
+export function robotsPrefix(bytes: Uint8Array, cut = false): Uint8Array {
+  let out = bytes;
+  if (out.byteLength > MAX_ROBOTS_BYTES) {
+    out = out.subarray(0, MAX_ROBOTS_BYTES);
+    cut = true;
+  }
+  if (!cut) return out;
+  let end = out.byteLength;
+  while (end > 0 && out[end - 1] !== 0x0a && out[end - 1] !== 0x0d) end--;
+  return out.subarray(0, end);
+}
+
 type Parsed = ReturnType<typeof robotsParser>;
 
 export class RobotsPolicy {
@@ -102,15 +121,19 @@ export class RobotsPolicy {
     this.#parser = parser;
   }
 
-  /** The policy of a robots.txt body (an answer known to be 2xx). */
+  /**
+   * The policy of a robots.txt body (an answer known to be 2xx); `cut`: the body is the first
+   * bytes of a longer one.
+   */
   static parse(
     body: Uint8Array | string,
     userAgent: string,
     url: string | null = null,
     httpStatus = 200,
+    cut = false,
   ): RobotsPolicy {
     const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
-    const text = new TextDecoder().decode(stripBom(bytes.subarray(0, MAX_ROBOTS_BYTES)));
+    const text = new TextDecoder().decode(stripBom(robotsPrefix(bytes, cut)));
     const parser = robotsParser(`${BASE}/robots.txt`, rewrite(text, productToken(userAgent)));
     const sitemaps: string[] = [];
     for (const loc of parser.getSitemaps()) {
@@ -165,7 +188,8 @@ export function policyFromFetch(result: FetchResult, userAgent: string): RobotsP
   const { status, url } = result;
   if (result.error !== null || status === 0)
     return RobotsPolicy.disallowAll(userAgent, url, status, result.error);
-  if (status >= 200 && status < 300) return RobotsPolicy.parse(result.body, userAgent, url, status);
+  if (status >= 200 && status < 300)
+    return RobotsPolicy.parse(result.body, userAgent, url, status, result.truncated === true);
   if (status === 429 || status >= 500) return RobotsPolicy.disallowAll(userAgent, url, status);
   if (status >= 300 && status < 500) return RobotsPolicy.allowAll(userAgent, url, status);
   return RobotsPolicy.disallowAll(userAgent, url, status);

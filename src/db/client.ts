@@ -34,18 +34,23 @@ export interface Store {
   close(): void;
 }
 
+/** Brings the schema of the database behind `db` up to date. */
+function migrated(db: Db): Db {
+  const migrations = migrationsFolder();
+  try {
+    migrate(db, { migrationsFolder: migrations.path });
+  } finally {
+    migrations.dispose();
+  }
+  return db;
+}
+
 /** Opens (creating when missing) the database at `path` and brings its schema up to date. */
 export function openStore(path: string): Store {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const writer = new Database(path, { create: true, strict: true });
   tune(writer, false);
-  const write = drizzle({ client: writer, schema });
-  const migrations = migrationsFolder();
-  try {
-    migrate(write, { migrationsFolder: migrations.path });
-  } finally {
-    migrations.dispose();
-  }
+  const write = migrated(drizzle({ client: writer, schema }));
   const reader =
     path === ":memory:" ? writer : new Database(path, { readonly: true, strict: true });
   if (reader !== writer) tune(reader, true);
@@ -130,4 +135,35 @@ export function openReader(path: string): Db {
   const reader = new Database(path, { readonly: true, strict: true });
   tune(reader, true);
   return drizzle({ client: reader, schema });
+}
+
+/** The database is open in another process (a server, a crawl): an exclusive lock was refused. */
+export class DatabaseInUseError extends Error {
+  override readonly name = "DatabaseInUseError";
+}
+
+/**
+ * The one connection to an existing database, holding SQLite's exclusive lock until it is closed
+ * (`locking_mode = EXCLUSIVE`): no other process can read or write meanwhile, and a process that
+ * has it open already makes this throw DatabaseInUseError at once (`webcorpus verify --repair`).
+ */
+export function openExclusive(path: string): Db {
+  const client = new Database(path, { strict: true });
+  try {
+    client.exec("PRAGMA busy_timeout = 0");
+    client.exec("PRAGMA locking_mode = EXCLUSIVE");
+    try {
+      client.exec("BEGIN EXCLUSIVE");
+      client.exec("COMMIT");
+    } catch (err) {
+      if (String(err).includes("locked") || String(err).includes("busy"))
+        throw new DatabaseInUseError(`${path} is open in another process`);
+      throw err;
+    }
+    tune(client, false);
+    return migrated(drizzle({ client, schema }));
+  } catch (err) {
+    client.close();
+    throw err;
+  }
 }

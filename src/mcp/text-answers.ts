@@ -64,9 +64,12 @@ export function searchText(result: {
   query: string;
   mode: string;
   filters: { applied: Record<string, unknown>; unrecognized: string[] };
+  /** A domain in scope is rebuilding its index (search-service.ts `partialOf`). */
+  partial?: { reason: string };
 }): string {
+  const partial = result.partial ? ` Incomplete: ${result.partial.reason}.` : "";
   const head =
-    `${counted(result.data.length, "passage")} for "${result.query}" (${result.mode}). ${filtersLine(result.filters)}`.trim();
+    `${counted(result.data.length, "passage")} for "${result.query}" (${result.mode}).${partial} ${filtersLine(result.filters)}`.trim();
   if (result.data.length === 0) {
     return `${head}\nNothing matched: try other words, fewer filters, or list_content to browse.`;
   }

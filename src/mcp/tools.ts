@@ -107,6 +107,7 @@ export function toolTable(deps: AppDeps): Tool[] {
         mode: result.mode,
         limit: result.limit,
         filters: { applied: result.applied, unrecognized: [...ctx.unrecognized] },
+        ...(result.partial ? { partial: result.partial } : {}),
       };
       return answer(searchText(data), data);
     }),

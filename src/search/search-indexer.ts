@@ -34,7 +34,7 @@ import {
   vectorsToStore,
 } from "./chunk-vectors.ts";
 import { type PageInput, shardPage } from "./shard.ts";
-import type { ShardRegistry } from "./shard-registry.ts";
+import type { ShardHealth, ShardRegistry } from "./shard-registry.ts";
 
 /** What the indexer needs of the embedding model. */
 export interface PassageEmbedder {
@@ -71,6 +71,32 @@ export function chunkId(pageId: string, idx: number): string {
   return `${pageId}#${idx}`;
 }
 
+/** Pages a rebuild reads from SQLite at once, and chunks it indexes between two yields to the
+ * requests waiting (a rebuild runs on the serving thread: ~0.1 ms of text indexing a chunk). */
+const SLICE_PAGES = 50;
+const SLICE_CHUNKS = 200;
+
+/** Pages in groups of at most SLICE_CHUNKS chunks (a page with more is a group alone). */
+function bySize(pages: readonly IndexPage[]): IndexPage[][] {
+  const groups: IndexPage[][] = [];
+  let group: IndexPage[] = [];
+  let chunks = 0;
+  for (const page of pages) {
+    if (group.length > 0 && chunks + page.chunks.length > SLICE_CHUNKS) {
+      groups.push(group);
+      group = [];
+      chunks = 0;
+    }
+    group.push(page);
+    chunks += page.chunks.length;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+}
+
+/** Lets requests waiting on the event loop run between slices of a long rebuild. */
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export class SearchIndexer {
   readonly #o: IndexerOptions;
   readonly #vectors: VectorSource;
@@ -81,6 +107,8 @@ export class SearchIndexer {
   #stopped = false;
   /** Rebuild progress by domain, for logs and the job view. */
   readonly rebuilding = new Map<string, { done: number; total: number }>();
+  /** Domains whose shard failed its check at start, until their rebuild ends: reason by domain. */
+  readonly #notReady = new Map<string, string>();
 
   constructor(options: IndexerOptions) {
     this.#o = options;
@@ -126,19 +154,45 @@ export class SearchIndexer {
     this.wakeEmbedding();
   }
 
-  /** Brings every shard level with SQLite (at start). */
+  /**
+   * Why a search of `domain` may miss pages SQLite has: its shard failed its check at start and
+   * is being rebuilt (null when it is whole).
+   */
+  indexStatus(domain: string): string | null {
+    const reason = this.#notReady.get(domain);
+    if (!reason) return null;
+    const progress = this.rebuilding.get(domain);
+    return progress && progress.total > 0
+      ? `${reason}: ${progress.done} of ${counted(progress.total, "page")} back`
+      : reason;
+  }
+
+  /**
+   * Brings every shard level with SQLite (at start). Every shard's files are checked first, so
+   * reads of a domain whose shard is rebuilding say so from the start, not only once its turn
+   * comes.
+   */
   async reconcile(): Promise<void> {
     const dropped = dropUnusedVectors(this.#o.db);
     if (dropped > 0) this.#o.log(`search: dropped ${counted(dropped, "vector")} no chunk uses`);
-    for (const domain of storedDomains(this.#o.db)) await this.reconcileDomain(domain);
+    const checked: [string, ShardHealth][] = [];
+    for (const domain of storedDomains(this.#o.db)) {
+      const health = await this.#o.registry.check(domain);
+      if (health !== "ok")
+        this.#notReady.set(domain, `search index ${health}, rebuilding from the database`);
+      checked.push([domain, health]);
+    }
+    for (const [domain, health] of checked) await this.reconcileDomain(domain, health);
     this.wakeEmbedding();
   }
 
-  async reconcileDomain(domain: string): Promise<void> {
+  async reconcileDomain(domain: string, known?: ShardHealth): Promise<void> {
     const { registry, db, log } = this.#o;
-    const health = await registry.check(domain);
-    const wanted = domainPageVersions(db, domain);
+    const health = known ?? (await registry.check(domain));
+    // The shard's pages first, then SQLite's: a page the resumed crawl stores meanwhile is in
+    // SQLite before it reaches the shard, so it can never look like a page SQLite lacks.
     const held = health === "ok" ? await registry.pageVersions(domain) : new Map<string, string>();
+    const wanted = domainPageVersions(db, domain);
     const stale = [...wanted].filter(([id, v]) => held.get(id) !== v).map(([id]) => id);
     const extra = [...held.keys()].filter((id) => !wanted.has(id));
     if (health !== "ok")
@@ -148,25 +202,31 @@ export class SearchIndexer {
     if (extra.length > 0) await registry.removePages(domain, extra);
     this.rebuilding.set(domain, { done: 0, total: stale.length });
     const lookUp = anyStoredVector(db);
-    for (let i = 0; i < stale.length; i += 200) {
-      const pages = indexPages(db, stale.slice(i, i + 200));
-      const found = this.#storedVectors(pages, lookUp);
-      await registry.upsertPages(
-        domain,
-        pages.map((p) => {
-          const page = shardPage(p.pageId, p.title, p.version, p, p.chunks);
-          const vectors = p.chunks.map((c) => found.get(c.id) ?? null);
-          return { ...page, chunks: page.chunks.map((c, n) => ({ ...c, vector: vectors[n] })) };
-        }),
-      );
+    let done = 0;
+    for (let i = 0; i < stale.length; i += SLICE_PAGES) {
+      const read = indexPages(db, stale.slice(i, i + SLICE_PAGES));
+      const found = this.#storedVectors(read, lookUp);
+      for (const pages of bySize(read)) {
+        await registry.upsertPages(
+          domain,
+          pages.map((p) => {
+            const page = shardPage(p.pageId, p.title, p.version, p, p.chunks);
+            const vectors = p.chunks.map((c) => found.get(c.id) ?? null);
+            return { ...page, chunks: page.chunks.map((c, n) => ({ ...c, vector: vectors[n] })) };
+          }),
+        );
+        done += pages.length;
+        this.rebuilding.set(domain, { done, total: stale.length });
+        await yieldToRequests();
+      }
       // Chunks SQLite holds no vector for (none was stored, or by another model) wait for one.
-      markChunksUnembedded(db, unfound(pages, found));
-      this.rebuilding.set(domain, { done: Math.min(stale.length, i + 200), total: stale.length });
+      markChunksUnembedded(db, unfound(read, found));
     }
     await this.#storeShardVectors(domain);
     await this.#fillLostVectors(domain, wanted, lookUp);
     if (health !== "ok") await registry.markRebuilt(domain);
     this.rebuilding.delete(domain);
+    this.#notReady.delete(domain);
   }
 
   /** The pages' stored vectors by chunk id; none looked up when SQLite holds no vector at all. */

@@ -17,6 +17,8 @@ export interface SearchRuntime {
   readonly registry: ShardRegistry;
   readonly indexer: SearchIndexer;
   readonly embedQuery: ((q: string) => Promise<Float32Array>) | null;
+  /** Why a domain's shard may miss pages SQLite has (rebuilding); null when whole. */
+  readonly indexStatus: (domain: string) => string | null;
   /** Chunks of a job still waiting for vectors; null when nothing is embedded. */
   readonly embeddingBacklog: ((jobId: string) => number) | null;
   close(): Promise<void>;
@@ -53,6 +55,7 @@ export async function openSearch(
     registry,
     indexer,
     embedQuery: pool && queries ? (q) => pool.embedQuery(q) : null,
+    indexStatus: (domain) => indexer.indexStatus(domain),
     embeddingBacklog: pool ? (jobId) => embeddingBacklog(db, jobId) : null,
     close() {
       // Idempotent: a second close waits for the first.

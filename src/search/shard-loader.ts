@@ -26,7 +26,16 @@ export interface LoadedShard {
   readonly generation: number;
 }
 
-export async function loadShard(dir: string, domain: string): Promise<LoadedShard> {
+/**
+ * `readOnly` (webcorpus verify): the same reading, but nothing on disk is touched: a snapshot
+ * that fails its checks is not set aside, the logs after it are not deleted (still not
+ * replayed), no rebuild marker is written.
+ */
+export async function loadShard(
+  dir: string,
+  domain: string,
+  { readOnly = false }: { readonly readOnly?: boolean } = {},
+): Promise<LoadedShard> {
   const bytes = await readSnapshotFile(dir, domain);
   const generations = logGenerations(dir, domain);
   let shard = new Shard(domain);
@@ -44,9 +53,11 @@ export async function loadShard(dir: string, domain: string): Promise<LoadedShar
         outdated = !isCurrent(readSnapshotHeader(bytes));
       } catch {}
       health = outdated ? "outdated" : "corrupt";
-      await quarantine(dir, domain);
-      // Logs continue a snapshot that is gone: replaying them alone gives a partial shard.
-      for (const g of generations) await rm(logPath(dir, domain, g), { force: true });
+      if (!readOnly) {
+        await quarantine(dir, domain);
+        // Logs continue a snapshot that is gone: replaying them alone gives a partial shard.
+        for (const g of generations) await rm(logPath(dir, domain, g), { force: true });
+      }
       generations.length = 0;
     }
   } else {
@@ -64,7 +75,7 @@ export async function loadShard(dir: string, domain: string): Promise<LoadedShar
   }
   const marker = await readRebuildMarker(dir, domain);
   if (marker !== null) health = asHealth(marker);
-  else if (health !== "ok") await writeRebuildMarker(dir, domain, health);
+  else if (health !== "ok" && !readOnly) await writeRebuildMarker(dir, domain, health);
   const last = generations[generations.length - 1];
   return { shard, health, generation: Math.max(nextLog, last === undefined ? 0 : last + 1) };
 }

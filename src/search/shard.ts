@@ -80,7 +80,8 @@ export function localeRanges(locale: string): string[] {
   return parts.map((_, i) => parts.slice(0, parts.length - i).join("-"));
 }
 
-function facetFields(facets: PageFacets): Record<string, unknown> {
+/** The facet fields a shard document carries for the page (locale as its ranges). */
+export function facetFields(facets: PageFacets): Record<string, unknown> {
   const out: Record<string, unknown> = { topics: [...facets.topics] };
   if (facets.type !== null) out.type = facets.type;
   if (facets.locale !== null) out.locale = localeRanges(facets.locale);

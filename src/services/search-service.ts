@@ -6,6 +6,7 @@ import type { Db } from "../db/client.ts";
 import { shelfMembers } from "../db/collections-repo.ts";
 import { type PageFilter, pageHeads } from "../db/pages-repo.ts";
 import { TOPIC_VALUES, TYPE_VALUES } from "../facets/vocabulary.ts";
+import { counted } from "../plural.ts";
 import type { SearchMode } from "../schemas/params.ts";
 import { anchorsOnly } from "../search/link-anchors.ts";
 import type { ShardRegistry } from "../search/shard-registry.ts";
@@ -65,6 +66,30 @@ export interface SearchDeps {
   readonly registry: ShardRegistry;
   /** The query's embedding; null when this server embeds nothing (text search only). */
   readonly embedQuery: ((q: string) => Promise<Float32Array>) | null;
+  /** Why a domain's shard may miss pages SQLite has (it is rebuilding); null when whole. */
+  readonly indexStatus?: (domain: string) => string | null;
+}
+
+/** Said by a search whose scope holds a domain whose shard is not whole yet. */
+export interface PartialAnswer {
+  reason: string;
+  domains: { domain: string; status: string }[];
+}
+
+/** The domains of `scope` whose shard is not whole, if any. */
+export function partialOf(
+  deps: Pick<SearchDeps, "indexStatus">,
+  scope: readonly string[],
+): PartialAnswer | null {
+  const domains = scope.flatMap((domain) => {
+    const status = deps.indexStatus?.(domain) ?? null;
+    return status ? [{ domain, status }] : [];
+  });
+  if (domains.length === 0) return null;
+  return {
+    reason: `the search index of ${counted(domains.length, "domain")} is being rebuilt from the database: results may miss pages of ${domains.length === 1 ? "it" : "them"} until it is done`,
+    domains,
+  };
 }
 
 export interface SearchResponse {
@@ -83,6 +108,8 @@ export interface SearchResponse {
   mode: SearchMode;
   limit: number;
   applied: Record<string, unknown>;
+  /** Present when a domain in scope is rebuilding (its answers may be incomplete). */
+  partial?: PartialAnswer;
 }
 
 /** Chunks the full-text engine ranks for `q` on /api/content, before the page filters. */
@@ -173,5 +200,13 @@ export async function search(deps: SearchDeps, args: SearchArgs): Promise<Search
       },
     ];
   });
-  return { data, query: request.q, mode, limit: request.limit, applied: request.applied };
+  const partial = partialOf(deps, domains);
+  return {
+    data,
+    query: request.q,
+    mode,
+    limit: request.limit,
+    applied: request.applied,
+    ...(partial ? { partial } : {}),
+  };
 }

@@ -58,7 +58,11 @@ export function makeApp(settings: Partial<Record<SettingName, string>> = {}): Te
       runtime ??= await openSearch(config, store.write, () => {});
       await runtime.indexer.reconcile();
       await runtime.indexer.idle();
-      deps.search = { registry: runtime.registry, embedQuery: runtime.embedQuery };
+      deps.search = {
+        registry: runtime.registry,
+        embedQuery: runtime.embedQuery,
+        indexStatus: runtime.indexStatus,
+      };
       deps.embeddingBacklog = runtime.embeddingBacklog;
       return runtime;
     },

@@ -41,6 +41,11 @@ export function testJob(
 
 /** Stores a page as the crawler would (ledger row included) and returns its id. */
 export function writePage(db: Db, jobId: string, spec: PageSpec): string {
+  return storePage(db, jobId, spec).id;
+}
+
+/** `writePage`, returning what was written (what a crawl hands the search indexer). */
+export function storePage(db: Db, jobId: string, spec: PageSpec): PageWrite {
   const url = new URL(spec.url);
   const id = spec.id ?? pageIdFor(spec.url);
   const domain = spec.domain ?? url.hostname.split(".").slice(-2).join(".");
@@ -48,53 +53,50 @@ export function writePage(db: Db, jobId: string, spec: PageSpec): string {
     .values({ jobId, url: spec.url, bucket: "pending", updatedAt: 0 })
     .onConflictDoNothing()
     .run();
-  savePage(
-    db,
-    {
-      id,
-      url: spec.url,
-      canonicalUrl: spec.canonicalUrl ?? spec.url,
-      domain,
-      host: url.hostname,
-      title: spec.title ?? null,
-      description: spec.description ?? null,
-      markdown: spec.markdown ?? `# ${spec.title ?? "Page"}\n\nText of ${spec.url}.`,
-      contentHash: spec.contentHash ?? `c-${id}`,
-      textHash: spec.textHash ?? `t-${id}`,
-      etag: spec.etag ?? null,
-      lastModified: spec.lastModified ?? null,
-      httpStatus: spec.httpStatus ?? 200,
-      fetchedAt: spec.fetchedAt ?? "2026-11-02T10:00:00Z",
-      jobId,
-      declaredLanguage: spec.declaredLanguage ?? null,
-      hreflang: spec.hreflang ?? [],
-      simhash: spec.simhash ?? null,
-      facets: {
-        type: "other",
-        format: "other",
-        audience: "general",
-        locale: "en",
-        topics: [],
-        technicality: 0,
-        depth: 0,
-        originality: 1,
-        promotional: 0,
-        hasCode: false,
-        words: 100,
-        published: null,
-        explain: {},
-        ...spec.facets,
-      },
-      assets: spec.assets ?? [],
-      links: spec.links ?? [],
-      chunks:
-        spec.chunks ??
-        chunksOf(
-          spec.markdown ?? `# ${spec.title ?? "Page"}\n\nText of ${spec.url}.`,
-          spec.title ?? null,
-        ),
+  const write: PageWrite = {
+    id,
+    url: spec.url,
+    canonicalUrl: spec.canonicalUrl ?? spec.url,
+    domain,
+    host: url.hostname,
+    title: spec.title ?? null,
+    description: spec.description ?? null,
+    markdown: spec.markdown ?? `# ${spec.title ?? "Page"}\n\nText of ${spec.url}.`,
+    contentHash: spec.contentHash ?? `c-${id}`,
+    textHash: spec.textHash ?? `t-${id}`,
+    etag: spec.etag ?? null,
+    lastModified: spec.lastModified ?? null,
+    httpStatus: spec.httpStatus ?? 200,
+    fetchedAt: spec.fetchedAt ?? "2026-11-02T10:00:00Z",
+    jobId,
+    declaredLanguage: spec.declaredLanguage ?? null,
+    hreflang: spec.hreflang ?? [],
+    simhash: spec.simhash ?? null,
+    facets: {
+      type: "other",
+      format: "other",
+      audience: "general",
+      locale: "en",
+      topics: [],
+      technicality: 0,
+      depth: 0,
+      originality: 1,
+      promotional: 0,
+      hasCode: false,
+      words: 100,
+      published: null,
+      explain: {},
+      ...spec.facets,
     },
-    { ledgerUrl: spec.url, changed: true, fetched: true },
-  );
-  return id;
+    assets: spec.assets ?? [],
+    links: spec.links ?? [],
+    chunks:
+      spec.chunks ??
+      chunksOf(
+        spec.markdown ?? `# ${spec.title ?? "Page"}\n\nText of ${spec.url}.`,
+        spec.title ?? null,
+      ),
+  };
+  savePage(db, write, { ledgerUrl: spec.url, changed: true, fetched: true });
+  return write;
 }

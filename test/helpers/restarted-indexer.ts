@@ -4,7 +4,7 @@ import { embeddingText } from "../../src/search/chunking.ts";
 import { type PassageEmbedder, SearchIndexer } from "../../src/search/search-indexer.ts";
 import type { ShardRegistry } from "../../src/search/shard-registry.ts";
 import { vectorModelId } from "../../src/search/vector-model.ts";
-import type { SearchCrawler } from "./crawl.ts";
+import type { Crawler } from "./crawl.ts";
 
 /** `model()` (read at each call: a pool started later) behind a log of the texts it was given. */
 export function countingEmbedder(model: () => PassageEmbedder): {
@@ -24,7 +24,7 @@ export function countingEmbedder(model: () => PassageEmbedder): {
 }
 
 export function restartedIndexer(
-  crawler: SearchCrawler,
+  crawler: Pick<Crawler, "store" | "config">,
   registry: ShardRegistry,
   embedder: PassageEmbedder,
 ): SearchIndexer {

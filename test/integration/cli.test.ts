@@ -154,7 +154,7 @@ test("serve answers over a real socket, refuses writes without a key, and stops 
 
 test("--help after a command prints that command's usage; an unknown option shows it too", async () => {
   const env = { WEBCORPUS_DATA_DIR: dataDir() };
-  for (const command of ["serve", "keys", "shelves", "crawl", "inspect"]) {
+  for (const command of ["serve", "keys", "shelves", "crawl", "inspect", "verify"]) {
     const help = await runCli([command, "--help"], env);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain(`usage: webcorpus ${command}`);
@@ -163,7 +163,7 @@ test("--help after a command prints that command's usage; an unknown option show
   const top = await runCli(["--help"], env);
   expect(top.code).toBe(0);
   expect(top.stderr).toBe("");
-  for (const command of ["serve", "crawl", "inspect", "keys", "shelves"])
+  for (const command of ["serve", "crawl", "inspect", "keys", "shelves", "verify"])
     expect(top.stdout).toMatch(new RegExp(`^  ${command} +\\S.{10,}$`, "m"));
   expect(top.stdout).toMatch(/^ +--version +\S.{5,}$/m);
   const bad = await runCli(["crawl", "example.com", "--bogus"], env);
@@ -174,7 +174,7 @@ test("--help after a command prints that command's usage; an unknown option show
 
 test("every command's --help explains each of its options in a line of its own", async () => {
   const env = { WEBCORPUS_DATA_DIR: dataDir() };
-  for (const command of ["serve", "keys", "shelves", "crawl", "inspect"]) {
+  for (const command of ["serve", "keys", "shelves", "crawl", "inspect", "verify"]) {
     const help = await runCli([command, "--help"], env);
     expect(help.code).toBe(0);
     expect(help.stderr).toBe("");

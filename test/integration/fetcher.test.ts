@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { testConfig } from "../../src/config.ts";
 import { classify } from "../../src/crawl/fetch-errors.ts";
 import { contentType, location, parseRetryAfter } from "../../src/crawl/fetch-result.ts";
 import { ACCEPT_ENCODING, Fetcher, fetcherOptions } from "../../src/crawl/fetcher.ts";
 import { HostThrottle } from "../../src/crawl/politeness.ts";
-import { type HostileSite, startHostileSite } from "./support/hostile-site.ts";
+import { gzipBomb, type HostileSite, startHostileSite } from "./support/hostile-site.ts";
 
 // Real servers, processes and crawls: more than bun's default 5 s (bunfig.toml has no timeout key).
 setDefaultTimeout(60_000);
@@ -28,6 +29,35 @@ async function setup(settings: Record<string, string> = {}) {
   });
   const fetcher = new Fetcher({ ...fetcherOptions(config), backoffBaseMs: 20 });
   return { site, fetcher, base: site.base };
+}
+
+/**
+ * Growth of this process's peak RSS from now (MB): the kernel's high-water mark (VmHWM, reset
+ * through /proc/self/clear_refs) where Linux has it, else the largest RSS sampled every 2 ms.
+ */
+function peakRss(): { grewMb(): number } {
+  Bun.gc(true);
+  const before = process.memoryUsage().rss;
+  try {
+    writeFileSync("/proc/self/clear_refs", "5");
+    return {
+      grewMb: () => {
+        const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))?.[1];
+        return (Number(kb) * 1024 - before) / MB;
+      },
+    };
+  } catch {
+    let max = before;
+    const timer = setInterval(() => {
+      max = Math.max(max, process.memoryUsage().rss);
+    }, 2);
+    return {
+      grewMb: () => {
+        clearInterval(timer);
+        return (Math.max(max, process.memoryUsage().rss) - before) / MB;
+      },
+    };
+  }
 }
 
 describe("fetch", () => {
@@ -73,6 +103,49 @@ describe("fetch", () => {
       expect((await fetcher.fetch(`${base}/ok`)).status).toBe(200); // the next request works
     },
   );
+
+  test("eight 2 GiB gzip bombs at once: peak RSS stays within 4 caps each (+32 MiB)", async () => {
+    // Bun's own decompression inflated whole network reads at once, past the cap: this grew the
+    // peak RSS by 273-308 MB (6 runs of 6 failed); inflated by body-decoder.ts, 31-35 MB. The
+    // bombs stream chunked (no Content-Length to refuse them on).
+    const cap = MB;
+    const bomb = gzipBomb(2048);
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => {
+        let at = 0;
+        const body = new ReadableStream<Uint8Array>({
+          pull(c) {
+            if (at >= bomb.length) return c.close();
+            c.enqueue(bomb.subarray(at, at + 256 * 1024));
+            at += 256 * 1024;
+          },
+        });
+        return new Response(body, { headers: { "content-encoding": "gzip" } });
+      },
+    });
+    try {
+      const config = testConfig({ ALLOW_NETWORKS: "127.0.0.1/32", MAX_BODY_BYTES: String(cap) });
+      const fetcher = new Fetcher(fetcherOptions(config));
+      const url = `http://127.0.0.1:${server.port}/`;
+      await fetcher.fetch(url); // warm: the first fetch loads what every later one shares
+      const peak = peakRss();
+      for (let round = 0; round < 3; round++) {
+        const results = await Promise.all(Array.from({ length: 8 }, () => fetcher.fetch(url)));
+        for (const res of results) {
+          expect(res.error).toEqual({
+            kind: "too_large",
+            detail: `body over ${cap} bytes (decompressed)`,
+          });
+        }
+        Bun.gc(true); // what a round left is garbage, not what the next one may hold
+      }
+      expect(peak.grewMb()).toBeLessThan((8 * 4 * cap) / MB + 32);
+    } finally {
+      await server.stop(true);
+    }
+  });
 
   test("an uncompressed body over the cap without Content-Length", async () => {
     const { fetcher, base } = await setup({ MAX_BODY_BYTES: String(MB) });

@@ -1,9 +1,12 @@
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { testConfig } from "../../src/config.ts";
 import { Fetcher, fetcherOptions } from "../../src/crawl/fetcher.ts";
+import { MAX_ROBOTS_BYTES } from "../../src/crawl/robots.ts";
 import { RobotsReader } from "../../src/crawl/robots-cache.ts";
 import { readSitemaps } from "../../src/crawl/sitemap-reader.ts";
 import { inScope } from "../../src/crawl/urls.ts";
+import { crawler, expectInvariant } from "../helpers/crawl.ts";
+import { page, serveSite } from "../helpers/site.ts";
 
 // Real servers, processes and crawls: more than bun's default 5 s (bunfig.toml has no timeout key).
 setDefaultTimeout(60_000);
@@ -176,4 +179,81 @@ test("MAX_SITEMAPS and MAX_SITEMAP_URLS bound the reading", async () => {
     "ok (first 10 URLs)",
     "ok (first 10 URLs)",
   ]);
+});
+
+const MIB = 1 << 20;
+/**
+ * A robots.txt of more than 10 MiB (the default body cap): its first lines allow the site but
+ * /private/, then comment lines, then (far past 500 KiB) a group disallowing everything that
+ * must never be read.
+ */
+function hugeRobots(mib: number): string {
+  const head = "User-agent: *\nDisallow: /private/\nAllow: /\n";
+  const comment = `# ${"padding ".repeat(12).trim()}\n`;
+  const lines = Math.ceil((mib * MIB) / comment.length);
+  return `${head}${comment.repeat(lines)}User-agent: *\nDisallow: /\n`;
+}
+
+test("a robots.txt over the body cap is read to 500 KiB and obeyed, not taken for disallow-all (crawled)", async () => {
+  const robots = hugeRobots(11);
+  expect(robots.length).toBeGreaterThan(10 * MIB);
+  const site = serveSite("huge-robots.test", {
+    "/robots.txt": robots,
+    "/": page("Home", '<p>Welcome.</p><a href="/a.html">A</a> <a href="/private/x.html">X</a>'),
+    "/a.html": page("A page", "<p>Allowed by the first lines of robots.txt.</p>"),
+    "/private/x.html": page("Private", "<p>Disallowed early in robots.txt.</p>"),
+  });
+  const c = crawler({ CONNECT_TO: site.connectTo() });
+  try {
+    const view = await c.crawl("huge-robots.test");
+    expectInvariant(view);
+    expect(view.state).toBe("completed");
+    const b = view.coverage.buckets;
+    expect(new Set(b.indexed.sample)).toEqual(
+      new Set(["http://huge-robots.test/", "http://huge-robots.test/a.html"]),
+    );
+    expect(b.robots.sample).toEqual(["http://huge-robots.test/private/x.html"]);
+    expect(site.count("/private/x.html")).toBe(0);
+    expect(site.count("/robots.txt")).toBe(1);
+  } finally {
+    c.close();
+    await site.stop();
+  }
+});
+
+test("a huge robots.txt streamed without Content-Length, or gzip-encoded, is cut at its last whole line within 500 KiB", async () => {
+  const robots = hugeRobots(12);
+  const bytes = new TextEncoder().encode(robots);
+  const gzipped = Bun.gzipSync(bytes);
+  const chunked = () => {
+    let at = 0;
+    return new Response(
+      new ReadableStream<Uint8Array>({
+        pull(c) {
+          if (at >= bytes.length) return c.close();
+          c.enqueue(bytes.subarray(at, at + 64 * 1024));
+          at += 64 * 1024;
+        },
+      }),
+      { headers: { "content-type": "text/plain" } },
+    );
+  };
+  for (const route of [
+    chunked,
+    () => new Response(gzipped, { headers: { "content-encoding": "gzip" } }),
+  ]) {
+    const { fetcher } = serve({ "/robots.txt": route });
+    const result = await fetcher.fetchFollowing("http://site.test/robots.txt", {
+      prefixBytes: MAX_ROBOTS_BYTES,
+    });
+    expect(result.error).toBeNull();
+    expect(result.truncated).toBe(true);
+    expect(result.body.byteLength).toBe(MAX_ROBOTS_BYTES);
+    const policy = await new RobotsReader({ fetcher, userAgent: "webcorpus/0.2.0" }).policy(
+      "http://site.test/",
+    );
+    expect(policy.status).toBe("ok");
+    expect(policy.allowed("http://site.test/docs/a.html")).toBe(true);
+    expect(policy.allowed("http://site.test/private/x.html")).toBe(false);
+  }
 });

@@ -29,6 +29,7 @@ export function searchRoutes(deps: AppDeps) {
           mode: result.mode,
           limit: result.limit,
           filters: { applied: result.applied, unrecognized: unrecognized(request, query) },
+          ...(result.partial ? { partial: result.partial } : {}),
         };
       },
       {
@@ -50,7 +51,7 @@ export function searchRoutes(deps: AppDeps) {
           tags: ["search"],
           summary: "Hybrid search over page chunks",
           description:
-            "Vector and full-text results fused on rank over pages (each engine scores a page by the sum of 1 / (1 + rank) over its chunks in that engine's top 100); filters apply inside both engines, so `limit` results come back whenever that many chunks match. `mode`: hybrid (default), vector or text; with embeddings off, hybrid answers from text alone.",
+            "Vector and full-text results fused on rank over pages (each engine scores a page by the sum of 1 / (1 + rank) over its chunks in that engine's top 100); filters apply inside both engines, so `limit` results come back whenever that many chunks match. `mode`: hybrid (default), vector or text; with embeddings off, hybrid answers from text alone. While the search index of a domain in scope is being rebuilt from the database (after a crash or a damaged shard file), the answer carries `partial`: which domains, how far along, and that their pages may be missing until it is done.",
         },
       },
     );

@@ -99,6 +99,36 @@ test("only the first 500 KiB are read", () => {
   expect(allowed("User-agent: *\nDisallow: /late\n", "webcorpus", `${U}/late`)).toBe(false);
 });
 
+test("a body cut at 500 KiB ends at its last whole line: a rule cut in half is not read", () => {
+  // `Disallow: /api/` straddles the 500 KiB mark: read half, it would be `Disallow: /` (all).
+  const head = "User-agent: *\nDisallow: /private/\n";
+  const rule = "Disallow: /api/\n";
+  const filler = "#".repeat(MAX_ROBOTS_BYTES - head.length - 11 - 1);
+  const body = `${head}${filler}\n${rule}${"# more\n".repeat(10)}`;
+  expect(body.slice(MAX_ROBOTS_BYTES - 1, MAX_ROBOTS_BYTES)).toBe("/"); // the cut: "Disallow: /"
+  for (const policy of [
+    RobotsPolicy.parse(body, "webcorpus"), // a longer body, cut here
+    RobotsPolicy.parse(body.slice(0, MAX_ROBOTS_BYTES), "webcorpus", null, 200, true), // by the fetch
+    policyFromFetch(
+      {
+        ...failed("http://foo.bar/robots.txt", "connect", ""),
+        error: null,
+        status: 200,
+        body: new TextEncoder().encode(body.slice(0, MAX_ROBOTS_BYTES)),
+        truncated: true,
+      },
+      "webcorpus",
+    ),
+  ]) {
+    expect(policy.status).toBe("ok");
+    expect(policy.allowed(`${U}/private/x`)).toBe(false);
+    expect(policy.allowed(`${U}/docs/`)).toBe(true);
+    expect(policy.allowed(`${U}/api/x`)).toBe(true); // its rule was past the last whole line
+  }
+  // A body that is whole keeps its last line, newline or not.
+  expect(allowed("User-agent: *\nDisallow: /x", "webcorpus", `${U}/x`)).toBe(false);
+});
+
 test("robots.txt itself is always allowed", () => {
   expect(allowed("User-agent: *\nDisallow: /\n", "webcorpus", `${U}/robots.txt`)).toBe(true);
 });

@@ -54,3 +54,16 @@ test("no hit says what to try", () => {
     '0 passages for "zzz" (text).\nNothing matched: try other words, fewer filters, or list_content to browse.',
   );
 });
+
+test("a partial answer says so first", () => {
+  const text = searchText({
+    data: [],
+    query: "q",
+    mode: "text",
+    filters,
+    partial: { reason: "the search index of 1 domain is being rebuilt from the database" },
+  });
+  expect(text.split("\n")[0]).toBe(
+    '0 passages for "q" (text). Incomplete: the search index of 1 domain is being rebuilt from the database.',
+  );
+});
