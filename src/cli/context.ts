@@ -1,6 +1,6 @@
 /** What every command starts with: the configuration (checked once) and the store. */
 import { type Config, ConfigError, loadConfig, type SettingName } from "../config.ts";
-import { openStore, type Store } from "../db/client.ts";
+import { checkStore, DamagedStoreError, openStore, type Store } from "../db/client.ts";
 
 /** A command's failure with the one line it prints and its exit code. */
 export class CliError extends Error {
@@ -26,6 +26,28 @@ export function startConfig(overrides: Partial<Record<SettingName, string>> = {}
   }
 }
 
+/**
+ * The store, after an integrity check: a damaged database is refused before anything writes to
+ * it, with what is wrong and how to recover, on one line.
+ */
 export function startStore(config: Config): Store {
+  try {
+    checkStore(config.databasePath);
+  } catch (err) {
+    if (!(err instanceof DamagedStoreError)) throw err;
+    throw new CliError(damagedLine(err), 1);
+  }
   return openStore(config.databasePath);
+}
+
+export function damagedLine(err: DamagedStoreError): string {
+  const first = (err.problems[0] ?? "unknown damage").replace(/\s+/g, " ").trim();
+  const more = err.problems.length > 1 ? ` (and ${err.problems.length - 1} more)` : "";
+  const db = err.path;
+  const recovered = db.replace(/(\.db)?$/, "-recovered.db");
+  return (
+    `error: the database ${db} is damaged (quick_check: ${first}${more}); nothing was written to it. ` +
+    `Recover its rows into a new file with \`sqlite3 ${db} ".recover" | sqlite3 ${recovered}\` and move that into place as ${db} (removing ${db}-wal and -shm), ` +
+    "or restore a backup (docs/configuration.md, Backups while serving)"
+  );
 }

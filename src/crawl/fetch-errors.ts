@@ -31,6 +31,14 @@ export class FetchAbort extends Error {
   }
 }
 
+/**
+ * The coverage reason of a URL whose address the SSRF guard refused (at its robots.txt or its own
+ * fetch): the crawler chose not to connect, so it is not "unreachable".
+ */
+export function refusedAddress(detail: string): string {
+  return `refused by the address policy (SSRF guard): ${detail}; WEBCORPUS_ALLOW_NETWORKS allows a network`;
+}
+
 const TLS_CODES = /CERT|TLS|SSL|EPROTO|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME|ALTNAME/i;
 
 /** What an error thrown by Bun's fetch (or our guard) means. */

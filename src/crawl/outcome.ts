@@ -3,6 +3,7 @@
  * `page` when it is an HTML page to process. Robots and scope decisions made before fetching
  * (`robots`, `filtered`) come from robots.ts and trap-guard.ts; this is everything after.
  */
+import { refusedAddress } from "./fetch-errors.ts";
 import { contentType, type FetchResult, isRedirect } from "./fetch-result.ts";
 import { normalizeUrl } from "./urls.ts";
 
@@ -55,6 +56,7 @@ export function fetchOutcome(result: FetchResult): FetchOutcome {
       : { kind: "booked", bucket, reason, status, target };
   if (result.error) {
     const bucket = result.error.kind === "robots" ? "robots" : "fetchError";
+    if (result.error.kind === "ssrf") return booked(bucket, refusedAddress(result.error.detail));
     return booked(bucket, `${result.error.kind}: ${result.error.detail}`);
   }
   if (status === 304) return booked("unchanged", "304 not modified");

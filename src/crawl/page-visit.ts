@@ -11,6 +11,7 @@ import { counted } from "../plural.ts";
 import { isoNow } from "../services/clock.ts";
 import type { Bucket } from "./buckets.ts";
 import { AWAITED_PRIORITY as AWAITED, pageChars, type WaitingPage } from "./canonical-waits.ts";
+import { refusedAddress } from "./fetch-errors.ts";
 import { type JobRun, entry as ledgerEntry } from "./job-run.ts";
 import type { FetchMeta } from "./messages.ts";
 import type { ProcessedPage } from "./process-page.ts";
@@ -23,7 +24,11 @@ export async function visit(run: JobRun, entry: UrlEntry): Promise<void> {
   if (delay) run.deps.throttle.setCrawlDelayS(urlHost(url) ?? "", delay);
   if (policy.status === "unreachable") {
     const origin = originOf(url);
-    if (policy.httpStatus === 0) {
+    if (policy.failure?.kind === "ssrf") {
+      // Not unreachable: the crawler chose not to connect (a subdomain resolving to a private
+      // address, say); the reason says so, and which setting would allow it.
+      run.book(url, "fetchError", refusedAddress(policy.failure.detail));
+    } else if (policy.httpStatus === 0) {
       run.book(url, "fetchError", `host unreachable (no answer on ${origin}/robots.txt)`);
     } else {
       run.book(

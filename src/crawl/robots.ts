@@ -18,7 +18,7 @@
  * our URLs have; `…/index.html` also allows its directory (Google).
  */
 import robotsParser from "robots-parser";
-import type { FetchResult } from "./fetch-result.ts";
+import type { FetchFailure, FetchResult } from "./fetch-result.ts";
 import { canonicalPercent, originOf } from "./urls.ts";
 
 export type RobotsStatus = "ok" | "missing" | "unreachable" | "none yet";
@@ -99,6 +99,8 @@ export class RobotsPolicy {
   readonly url: string | null;
   readonly httpStatus: number;
   readonly sitemaps: readonly string[];
+  /** Why robots.txt got no answer (an address the SSRF guard refused, DNS, …); null otherwise. */
+  readonly failure: FetchFailure | null;
   readonly #parser: Parsed | null;
 
   private constructor(
@@ -108,12 +110,14 @@ export class RobotsPolicy {
     httpStatus: number,
     sitemaps: readonly string[] = [],
     parser: Parsed | null = null,
+    failure: FetchFailure | null = null,
   ) {
     this.status = status;
     this.userAgent = userAgent;
     this.url = url;
     this.httpStatus = httpStatus;
     this.sitemaps = sitemaps;
+    this.failure = failure;
     this.#parser = parser;
   }
 
@@ -144,8 +148,13 @@ export class RobotsPolicy {
     return new RobotsPolicy("missing", userAgent, url, httpStatus);
   }
 
-  static disallowAll(userAgent = "", url: string | null = null, httpStatus = 0): RobotsPolicy {
-    return new RobotsPolicy("unreachable", userAgent, url, httpStatus);
+  static disallowAll(
+    userAgent = "",
+    url: string | null = null,
+    httpStatus = 0,
+    failure: FetchFailure | null = null,
+  ): RobotsPolicy {
+    return new RobotsPolicy("unreachable", userAgent, url, httpStatus, [], null, failure);
   }
 
   /** Placeholder before robots.txt was fetched: allows nothing. */
@@ -178,7 +187,7 @@ export class RobotsPolicy {
 export function policyFromFetch(result: FetchResult, userAgent: string): RobotsPolicy {
   const { status, url } = result;
   if (result.error !== null || status === 0)
-    return RobotsPolicy.disallowAll(userAgent, url, status);
+    return RobotsPolicy.disallowAll(userAgent, url, status, result.error);
   if (status >= 200 && status < 300)
     return RobotsPolicy.parse(result.body, userAgent, url, status, result.truncated === true);
   if (status === 429 || status >= 500) return RobotsPolicy.disallowAll(userAgent, url, status);

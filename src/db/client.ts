@@ -4,7 +4,7 @@
  * opened it; crawl workers that need reads open their own with `openReader`.
  */
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from "node:fs";
 import { dirname } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
@@ -64,6 +64,70 @@ export function openStore(path: string): Store {
       writer.close();
     },
   };
+}
+
+/** What `checkStore` found wrong with a database file: SQLite's own words, first problem first. */
+export class DamagedStoreError extends Error {
+  override readonly name = "DamagedStoreError";
+  constructor(
+    readonly path: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`${path} is damaged: ${problems[0] ?? "unknown damage"}`);
+  }
+}
+
+/** Reads a file front to back so the check after it reads from memory, not at random from disk. */
+function readAhead(path: string): void {
+  if (!existsSync(path)) return;
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(4 << 20);
+    let position = 0;
+    for (;;) {
+      const n = readSync(fd, buffer, 0, buffer.length, position);
+      if (n <= 0) break;
+      position += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * `PRAGMA quick_check` of an existing database on a read-only connection, before anything opens
+ * it for writing: a damaged file (torn pages, a garbled WAL) is refused rather than written to,
+ * and a read-only connection never checkpoints its WAL into the file on close. The file is read
+ * in order first: quick_check walks the b-trees and on a cold cache reads the file at random
+ * (1.02 GiB: 15 s cold, 0.6-0.8 s warm; read in order first, 1.3 s cold;
+ * `bun test/bench/integrity-check.ts`). Throws `DamagedStoreError`; a missing file passes.
+ */
+export function checkStore(path: string): void {
+  if (path === ":memory:" || !existsSync(path)) return;
+  let problems: string[];
+  try {
+    readAhead(path);
+    readAhead(`${path}-wal`);
+    const db = new Database(path, { readonly: true, strict: true });
+    try {
+      db.exec("PRAGMA busy_timeout = 5000");
+      problems = db
+        .query<{ quick_check: string }, []>("PRAGMA quick_check")
+        .all()
+        .map((row) => row.quick_check);
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    // SQLITE_CORRUPT (and its extended codes) and SQLITE_NOTADB: the file is not a sound database.
+    if (typeof code === "string" && /^SQLITE_(CORRUPT|NOTADB)/.test(code)) {
+      throw new DamagedStoreError(path, [(err as Error).message]);
+    }
+    throw err;
+  }
+  if (problems.length === 1 && problems[0] === "ok") return;
+  throw new DamagedStoreError(path, problems);
 }
 
 /** A read-only connection for another thread (crawl workers) on an already migrated database. */

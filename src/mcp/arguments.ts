@@ -10,7 +10,7 @@
  */
 import { KindGuard, type TObject, type TSchema, Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { fieldName } from "../schemas/fields.ts";
+import { fieldName, refusalMessage } from "../schemas/fields.ts";
 import { plainSchema } from "../schemas/json-schema.ts";
 import { type FieldError, ServiceError } from "../services/errors.ts";
 
@@ -111,9 +111,11 @@ export function argumentParser<T>(
           top,
           known[top] === undefined
             ? "is required"
-            : typeof custom === "string"
-              ? custom
-              : error.message,
+            : refusalMessage(
+                property,
+                known[top],
+                typeof custom === "string" ? custom : error.message,
+              ),
         );
       }
       const names = [...messages.keys()].sort((a, b) => order.indexOf(a) - order.indexOf(b));

@@ -8,16 +8,29 @@
  * - A present but wrong `Authorization: Bearer` key is a 401 before any MCP processing; so is a
  *   missing key when WEBCORPUS_PUBLIC_READS=false. Write tools are always listed and answer a
  *   tool error naming the missing key when called without one.
- * - Sessions (`Mcp-Session-Id`) live in memory, at most MAX_SESSIONS, dropped after IDLE_MS
- *   without a request; an unknown session id is a 404 (the client starts a new session).
+ * - Sessions (`Mcp-Session-Id`) live in memory, dropped after IDLE_MS without a request; an
+ *   unknown session id is a 404 (the client starts a new session). Each client (a key, or for
+ *   anonymous requests the remote address, an IPv6 address by its /64) holds at most
+ *   MAX_SESSIONS_PER_CLIENT: its new session pushes out its own least recently used one. All
+ *   together hold at most MAX_SESSIONS; past that, the least recently used session of the client
+ *   holding the most goes, so a client with few sessions keeps them.
+ * - A body that is JSON but not JSON-RPC 2.0 (`{}`, `[]`, `"x"`) is -32600 Invalid Request; the
+ *   SDK's transport would answer -32700, the code of a body that is not JSON at all.
  * - Answers are JSON, never a held-open stream: GET (the server-to-client stream, unused here
  *   because the server sends nothing unprompted) is a 405, as the spec allows.
  */
 import { hostname } from "node:os";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  readRequestBody,
+  requestBodyTooLargeMessage,
+} from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../config.ts";
+import { parseIp } from "../crawl/ip.ts";
 import type { Db } from "../db/client.ts";
 import { problemResponse } from "../server/problems.ts";
 import { ServiceError } from "../services/errors.ts";
@@ -25,7 +38,8 @@ import { authenticate, requireScope } from "../services/keys-service.ts";
 import { type Caller, mcpServer, type ToolRunner } from "./server.ts";
 
 export const MCP_PATH = "/api/mcp";
-const MAX_SESSIONS = 1000;
+export const MAX_SESSIONS = 1000;
+export const MAX_SESSIONS_PER_CLIENT = 32;
 const IDLE_MS = 30 * 60 * 1000;
 const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]", "::1"];
 const WILDCARD_HOSTS = new Set(["", "0.0.0.0", "::", "[::]"]);
@@ -55,7 +69,42 @@ function jsonRpcError(status: number, code: number, message: string, headers = {
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
+  /** Whose session it is: `key:<id>`, or `addr:<address>` for anonymous requests. */
+  readonly client: string;
   seen: number;
+}
+
+export interface SessionLimits {
+  /** Sessions held by all clients together. */
+  readonly total: number;
+  /** Sessions held by one client (one key, or one address for anonymous requests). */
+  readonly perClient: number;
+}
+
+/**
+ * Who an anonymous request comes from: its remote address, an IPv6 one by its /64 (one host
+ * usually holds a whole /64), an IPv4-mapped one as the IPv4 address; `addr:unknown` when the
+ * server does not know it (a request handed to the app in-process).
+ */
+export function anonymousClient(address: string | null | undefined): string {
+  const ip = address ? parseIp(address.replace(/%.*$/, "")) : null;
+  if (!ip) return `addr:${address || "unknown"}`;
+  if (ip.version === 4 || ip.value >> 32n === 0xffffn) {
+    const v = Number(ip.value & 0xffffffffn);
+    return `addr:${v >>> 24}.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`;
+  }
+  return `addr:${(ip.value >> 64n).toString(16)}::/64`;
+}
+
+/** What is wrong with a parsed body as JSON-RPC 2.0, or null when it is one message or a batch. */
+export function notJsonRpc(body: unknown): string | null {
+  if (Array.isArray(body)) {
+    if (body.length === 0) return "an empty batch";
+    const bad = body.findIndex((m) => !JSONRPCMessageSchema.safeParse(m).success);
+    return bad < 0 ? null : `batch item ${bad} is not a JSON-RPC 2.0 message`;
+  }
+  if (JSONRPCMessageSchema.safeParse(body).success) return null;
+  return 'not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0" and a method, or an id with a result or an error)';
 }
 
 export class McpEndpoint {
@@ -66,7 +115,15 @@ export class McpEndpoint {
   readonly #publicReads: boolean;
   readonly #maxBody: number;
 
-  constructor(config: Config, db: Db, runner: ToolRunner) {
+  readonly #limits: SessionLimits;
+
+  constructor(
+    config: Config,
+    db: Db,
+    runner: ToolRunner,
+    limits: SessionLimits = { total: MAX_SESSIONS, perClient: MAX_SESSIONS_PER_CLIENT },
+  ) {
+    this.#limits = limits;
     this.#hosts = allowedOriginHosts(config);
     this.#runner = runner;
     this.#db = db;
@@ -78,7 +135,15 @@ export class McpEndpoint {
     return this.#sessions.size;
   }
 
-  async handle(request: Request): Promise<Response> {
+  /** Sessions held by one client (`key:<id>` or what `anonymousClient` makes of an address). */
+  sessionsOf(client: string): number {
+    let n = 0;
+    for (const s of this.#sessions.values()) if (s.client === client) n++;
+    return n;
+  }
+
+  /** `address`: the remote address (Bun's `server.requestIP`), null when unknown. */
+  async handle(request: Request, address: string | null = null): Promise<Response> {
     if (!originAllowed(request.headers.get("origin"), this.#hosts)) {
       return problemResponse(
         new ServiceError(
@@ -112,21 +177,61 @@ export class McpEndpoint {
         },
       );
     }
+    const client = caller.key ? `key:${caller.key.id}` : anonymousClient(address);
     const id = request.headers.get("mcp-session-id");
     if (id !== null) {
       const session = this.#sessions.get(id);
       if (!session) return jsonRpcError(404, -32001, "Session not found: start a new session");
       session.seen = Date.now();
-      return session.transport.handleRequest(request, { authInfo });
+      const body = await this.#message(request);
+      if (body instanceof Response) return body;
+      return session.transport.handleRequest(request, { authInfo, ...body });
     }
     if (request.method !== "POST") {
       return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
     }
-    return this.#open(request, authInfo);
+    const body = await this.#message(request);
+    if (body instanceof Response) return body;
+    return this.#open(request, authInfo, client, body);
   }
 
-  async #open(request: Request, authInfo: AuthInfo): Promise<Response> {
-    this.#evict();
+  /**
+   * A POST's body, read here so that JSON which is not JSON-RPC is told apart from a body that
+   * is not JSON: -32600 and -32700, as JSON-RPC 2.0 has them (the transport answers -32700 for
+   * both). Bad Accept or Content-Type headers are left to the transport (406, 415), which checks
+   * them before reading a body.
+   */
+  async #message(request: Request): Promise<{ parsedBody?: unknown } | Response> {
+    const accept = request.headers.get("accept") ?? "";
+    if (
+      request.method !== "POST" ||
+      !accept.includes("application/json") ||
+      !accept.includes("text/event-stream") ||
+      !isJsonContentType(request.headers.get("content-type"))
+    ) {
+      return {};
+    }
+    let parsedBody: unknown;
+    try {
+      const read = await readRequestBody(request, this.#maxBody);
+      if (read.tooLarge) {
+        return jsonRpcError(413, -32000, requestBodyTooLargeMessage(this.#maxBody));
+      }
+      parsedBody = JSON.parse(read.text);
+    } catch {
+      return jsonRpcError(400, -32700, "Parse error: Invalid JSON");
+    }
+    const wrong = notJsonRpc(parsedBody);
+    if (wrong) return jsonRpcError(400, -32600, `Invalid Request: ${wrong}`);
+    return { parsedBody };
+  }
+
+  async #open(
+    request: Request,
+    authInfo: AuthInfo,
+    client: string,
+    body: { parsedBody?: unknown },
+  ): Promise<Response> {
     const server = mcpServer(this.#runner);
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
@@ -134,29 +239,51 @@ export class McpEndpoint {
         enableJsonResponse: true,
         maxRequestBodySize: this.#maxBody,
         onsessioninitialized: (sid) => {
-          this.#sessions.set(sid, { transport, server, seen: Date.now() });
+          // Room is made only for a session that exists: a request that opens none evicts none.
+          this.#evict(client);
+          this.#sessions.set(sid, { transport, server, client, seen: Date.now() });
         },
         onsessionclosed: (sid) => {
           this.#sessions.delete(sid);
         },
       });
     await server.connect(transport);
-    const response = await transport.handleRequest(request, { authInfo });
+    const response = await transport.handleRequest(request, { authInfo, ...body });
     if (transport.sessionId === undefined) await server.close(); // not an initialize request
     return response;
   }
 
-  /** Drops sessions idle too long, and the least recently used past the cap. */
-  #evict(): void {
+  /**
+   * Makes room for a new session of `client`: drops sessions idle too long; then the client's own
+   * least recently used while it holds its bound; then, while all together hold theirs, the least
+   * recently used of whichever client holds the most (never one with fewer than another).
+   */
+  #evict(client: string): void {
     const now = Date.now();
     for (const [id, s] of this.#sessions) if (now - s.seen > IDLE_MS) this.#drop(id, s);
-    while (this.#sessions.size >= MAX_SESSIONS) {
-      let oldest: [string, Session] | null = null;
-      for (const entry of this.#sessions)
-        if (!oldest || entry[1].seen < oldest[1].seen) oldest = entry;
-      if (!oldest) break;
-      this.#drop(...oldest);
+    while (this.sessionsOf(client) >= this.#limits.perClient) {
+      if (!this.#dropOldest(client)) break;
     }
+    while (this.#sessions.size >= this.#limits.total) {
+      const counts = new Map<string, number>();
+      for (const s of this.#sessions.values())
+        counts.set(s.client, (counts.get(s.client) ?? 0) + 1);
+      let heaviest: string | null = null;
+      for (const [c, n] of counts)
+        if (heaviest === null || n > (counts.get(heaviest) ?? 0)) heaviest = c;
+      if (heaviest === null || !this.#dropOldest(heaviest)) break;
+    }
+  }
+
+  /** Drops the least recently used session of `client`; false when it holds none. */
+  #dropOldest(client: string): boolean {
+    let oldest: [string, Session] | null = null;
+    for (const entry of this.#sessions) {
+      if (entry[1].client === client && (!oldest || entry[1].seen < oldest[1].seen)) oldest = entry;
+    }
+    if (!oldest) return false;
+    this.#drop(...oldest);
+    return true;
   }
 
   #drop(id: string, session: Session): void {

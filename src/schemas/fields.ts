@@ -3,6 +3,7 @@
  * path parameters, `x-field` for body fields) and the message a bad value gets, so a validation
  * error maps to a problem document naming the parameter, whichever validator step caught it.
  */
+import { Type } from "@sinclair/typebox";
 import { type TSchema, t } from "elysia";
 
 interface Doc {
@@ -21,7 +22,10 @@ export function intField(
 ) {
   const { where = "param", ...doc } = options;
   const range = max >= Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
-  return t.Integer({
+  // Elysia's t.Integer takes a numeric string too (a query string has nothing else); a JSON body
+  // field is a JSON number: `"budget": "5"` is refused.
+  const integer = where === "field" ? Type.Integer : t.Integer;
+  return integer({
     minimum: min,
     maximum: max,
     ...doc,
@@ -80,6 +84,15 @@ export function listField(name: string, description: string, allowed?: readonly 
     description: `${description} Comma list: any of the values matches.${values}`,
     maxLength: 4000,
   });
+}
+
+/**
+ * The message for a value a string schema refused: an empty string where one character at least
+ * is needed gets its own ("must not be empty", not "must be a string of at most 200 characters").
+ */
+export function refusalMessage(schema: TSchema | undefined, value: unknown, message: string) {
+  const min = (schema as { minLength?: unknown } | undefined)?.minLength;
+  return value === "" && typeof min === "number" && min >= 1 ? "must not be empty" : message;
 }
 
 /** The parameter name a schema was built for, from its tags. */

@@ -3,6 +3,7 @@
  * settings). They are the single source of validation and of the OpenAPI document; the MCP tools
  * take the same schemas as their input.
  */
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import type { Config } from "../config.ts";
 import { BUCKETS } from "../crawl/buckets.ts";
@@ -218,7 +219,7 @@ export function crawlBody(config: Config) {
       }),
     ),
     shots: opt(
-      t.Union([t.Integer({ minimum: 0, maximum: config.maxBudget }), t.Boolean()], {
+      t.Union([Type.Integer({ minimum: 0, maximum: config.maxBudget }), t.Boolean()], {
         "x-field": "shots",
         default: 0,
         error: "must be true, false or an integer of 0 or more",
@@ -230,8 +231,19 @@ export function crawlBody(config: Config) {
 }
 
 export const shelfBody = t.Object({
-  name: stringField("name", { where: "field", minLength: 1, maxLength: 200 }),
-  description: opt(stringField("description", { where: "field", maxLength: 2000 })),
+  name: stringField("name", {
+    where: "field",
+    minLength: 1,
+    maxLength: 200,
+    description: "The shelf's name: one line, no tabs, newlines or control characters.",
+  }),
+  description: opt(
+    stringField("description", {
+      where: "field",
+      maxLength: 2000,
+      description: "What the shelf gathers: one line, no tabs, newlines or control characters.",
+    }),
+  ),
 });
 
 export const memberBody = t.Object({

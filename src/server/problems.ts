@@ -4,7 +4,7 @@
  * cause and answered as a generic 500: internals never reach a client.
  */
 import { Elysia, type ValidationError } from "elysia";
-import { fieldName } from "../schemas/fields.ts";
+import { fieldName, refusalMessage } from "../schemas/fields.ts";
 import { type FieldError, PROBLEMS, ServiceError } from "../services/errors.ts";
 
 export const PROBLEM_TYPE = "application/problem+json";
@@ -32,6 +32,7 @@ export function fromValidation(error: Readonly<ValidationError>): ServiceError {
   const name = tagged?.name ?? (pathName || (inBody ? "body" : "query"));
   let message = (error as unknown as { customError?: unknown }).customError;
   if (typeof message !== "string") message = valueError.message ?? "is invalid";
+  message = refusalMessage(valueError.schema as never, valueError.value, message as string);
   if (valueError.value === undefined && pathName) message = "is required";
   if (inBody && !pathName && !tagged) message = "must be a JSON object";
   const entry: FieldError = inBody

@@ -1,8 +1,9 @@
 /**
  * Query parameters beyond what Elysia's schema check does: repeated list filters are joined
  * (`?type=docs&type=blog` is `type=docs,blog`), a repeated single-value parameter is a 400 (no
- * value can be chosen without guessing), and unknown names are reported in
- * `filters.unrecognized`, read from the raw URL because the schema check drops them.
+ * value can be chosen without guessing), an integer parameter is decimal digits only, and
+ * unknown names are reported in `filters.unrecognized`, read from the raw URL because the schema
+ * check drops them.
  */
 import type { TObject } from "@sinclair/typebox";
 import { Elysia } from "elysia";
@@ -38,6 +39,23 @@ export const SINGLE_PARAMS: ReadonlySet<string> = new Set([
   "explain",
 ]);
 
+/** The query parameters that are integers (`intField`s): decimal digits, a minus at most. */
+export const INTEGER_PARAMS: ReadonlySet<string> = new Set(["limit", "offset", "words_min"]);
+
+const DECIMAL = /^-?[0-9]+$/;
+
+/**
+ * Elysia's query integer is `Number(value)`, so `0x10`, `1e2`, ` 1` and `1.0` pass as 16, 100,
+ * 1 and 1. Such a value is handed to the schema check as one no integer schema accepts, so it is
+ * refused with the parameter's own message, as any other bad value.
+ */
+function decimalOnly(query: Record<string, unknown>): void {
+  for (const name of INTEGER_PARAMS) {
+    const value = query[name];
+    if (typeof value === "string" && !DECIMAL.test(value)) query[name] = "not a decimal integer";
+  }
+}
+
 function searchParams(request: Request): URLSearchParams {
   const url = request.url;
   const q = url.indexOf("?");
@@ -47,7 +65,9 @@ function searchParams(request: Request): URLSearchParams {
 export const repeatedParams = new Elysia({ name: "repeated-params" }).onTransform(
   { as: "global" },
   ({ request, query, path }) => {
-    if (path.startsWith("/api/mcp") || !request.url.includes("&")) return;
+    if (path.startsWith("/api/mcp")) return;
+    decimalOnly(query);
+    if (!request.url.includes("&")) return;
     const params = searchParams(request);
     const seen = new Map<string, string[]>();
     for (const [key, value] of params) seen.set(key, [...(seen.get(key) ?? []), value]);

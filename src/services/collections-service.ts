@@ -80,15 +80,33 @@ function members(db: Db, slug: string) {
   return shelfMembers(db, slug).map((m) => ({ ...m, crawled: m.pages > 0 }));
 }
 
+/**
+ * A shelf's name is one line of text, as a key's name is: no control or format characters, no
+ * line or paragraph separators (a NUL or an escape sequence would reach every list and terminal
+ * that shows it). A description may hold format characters (emoji joiners) but no line breaks:
+ * lists show it on the shelf's line.
+ */
+const NOT_IN_NAME = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const NOT_IN_DESCRIPTION = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+const CONTROL_MESSAGE = "must not contain tabs, newlines or control characters";
+
+function shelfName(field: string, raw: string): string {
+  const name = raw.trim();
+  if (!name) throw invalidBody(field, "must not be empty");
+  if (NOT_IN_NAME.test(name)) throw invalidBody(field, CONTROL_MESSAGE);
+  return name;
+}
+
 export function putCollection(
   db: Db,
   rawSlug: string,
   body: { name: string; description?: string },
 ) {
   const slug = checkSlug(rawSlug);
-  const name = body.name.trim();
-  if (!name) throw invalidBody("name", "must not be empty");
-  const created = putShelf(db, slug, name, (body.description ?? "").trim(), isoNow());
+  const name = shelfName("name", body.name);
+  const description = (body.description ?? "").trim();
+  if (NOT_IN_DESCRIPTION.test(description)) throw invalidBody("description", CONTROL_MESSAGE);
+  const created = putShelf(db, slug, name, description, isoNow());
   return { shelf: collectionView(db, slug), created };
 }
 
@@ -128,7 +146,8 @@ export function placeOnShelf(
   const at = isoNow();
   let shelfCreated = false;
   if (options.createShelf && !getShelf(db, slug)) {
-    const name = options.createShelf.name?.trim() || nameOf(slug);
+    const given = options.createShelf.name;
+    const name = given?.trim() ? shelfName("shelf_name", given) : nameOf(slug);
     shelfCreated = insertShelf(db, { slug, name, description: "Made by an agent.", at });
   }
   const result = putMember(db, { slug, domain, reason, placedBy, at });

@@ -87,6 +87,8 @@ test.each([
   [{ domain: "python.org", budget: 10001 }, "budget"],
   [{ domain: "python.org", budget: "ten" }, "budget"],
   [{ domain: "python.org", budget: 1.5 }, "budget"],
+  [{ domain: "python.org", budget: "5" }, "budget"],
+  [{ domain: "python.org", shots: "5" }, "shots"],
   [{ domain: "python.org", refresh: "yes" }, "refresh"],
   [{ domain: "python.org", force: 1 }, "force"],
   [{ domain: "python.org", shots: -1 }, "shots"],
@@ -252,6 +254,37 @@ describe("content list parameters", () => {
     );
     expect(problem.detail).toStartWith(`${param}:`);
     expect(problem.errors?.[0]?.param).toBe(param);
+  });
+
+  // Number() reads all of these as integers; a query integer is decimal digits only.
+  test.each([
+    ["limit", "0x10"],
+    ["limit", "1e2"],
+    ["limit", " 1"],
+    ["limit", "1 "],
+    ["limit", "+5"],
+    ["limit", "1.0"],
+    ["limit", ""],
+    ["limit", "\uff15"],
+    ["offset", "0x1"],
+    ["offset", "0b1"],
+    ["words_min", "1e3"],
+  ])("%s=%j is a 400 naming it", async (param, value) => {
+    const problem = await expectProblem(
+      await api.get("/api/content", { [param]: value }),
+      400,
+      "invalid_parameter",
+    );
+    expect(problem.detail).toStartWith(`${param}: must be an integer`);
+    expect(problem.errors?.[0]?.param).toBe(param);
+  });
+
+  test("decimal integers, leading zeros included, are read as before", async () => {
+    const r = await api.get("/api/content", { limit: "010", offset: "0", words_min: "5" });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toMatchObject({ limit: 10, offset: 0 });
+    const jobs = await api.get("/api/jobs", { limit: "0x10" });
+    await expectProblem(jobs, 400, "invalid_parameter");
   });
 
   test("the envelope reports the filters applied and the names it did not recognize", async () => {

@@ -83,6 +83,39 @@ test("a shelf is made, filled, read and emptied", async () => {
   );
 });
 
+const CONTROL = "must not contain tabs, newlines or control characters";
+
+test.each([
+  [{ name: "" }, "name", "must not be empty"],
+  [{ name: "  " }, "name", "must not be empty"],
+  [{ name: "a\u0000b" }, "name", CONTROL],
+  [{ name: "a\tb" }, "name", CONTROL],
+  [{ name: "a\nb" }, "name", CONTROL],
+  [{ name: "\u001b[31mred" }, "name", CONTROL],
+  [{ name: "a\u0085b" }, "name", CONTROL],
+  [{ name: "a\u2028b" }, "name", CONTROL],
+  [{ name: "a\u200bb" }, "name", CONTROL],
+  [{ name: "X", description: "a\u0000b" }, "description", CONTROL],
+  [{ name: "X", description: "two\nlines" }, "description", CONTROL],
+  [{ name: "X", description: "\u0007bell" }, "description", CONTROL],
+])("shelf body %j is a 400: %s %s", async (body, field, message) => {
+  const problem = await expectProblem(
+    await api.request("PUT", "/api/collections/controls", json(body)),
+    400,
+    "invalid_body",
+  );
+  expect(problem.detail).toBe(`${field}: ${message}`);
+  expect(problem.errors).toEqual([{ field, message }]);
+  expect((await api.get("/api/collections/controls")).status).toBe(404);
+});
+
+test("a shelf name and description of any script and emoji are kept as given", async () => {
+  const body = { name: "Outils de dév ✓ 開発", description: "Family 👨‍👩‍👧 — tools" };
+  const r = await api.request("PUT", "/api/collections/unicode", json(body));
+  expect(r.status).toBe(201);
+  expect(await (await api.get("/api/collections/unicode")).json()).toMatchObject(body);
+});
+
 test("bad shelf writes are 4xx problems that name the field", async () => {
   await expectProblem(
     await api.request("PUT", "/api/collections/x", json({})),

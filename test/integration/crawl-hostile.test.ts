@@ -71,7 +71,10 @@ test("every URL of the hostile site lands in the bucket the contract gives it", 
     expect(reason("/bomb")).toStartWith("too_large");
     expect(reason("/slow")).toStartWith("timeout");
     expect(reason("/redirect/chain-1")).toBe("HTTP 301 to http://hostile.example/redirect/chain-2");
-    expect(reason("http://internal.hostile.example/ssrf-target")).toContain("no answer");
+    // The subdomain maps to 127.0.0.2, outside the allowlist: refused, not "unreachable".
+    expect(reason("http://internal.hostile.example/ssrf-target")).toBe(
+      "refused by the address policy (SSRF guard): internal.hostile.example is mapped to the non-public address 127.0.0.2; WEBCORPUS_ALLOW_NETWORKS allows a network",
+    );
     // The calendar trap: ten query variants of one path, then the guard.
     const calendar = rows.filter((r) => r.url.includes("/calendar?month="));
     expect(calendar.filter((r) => r.bucket === "indexed" || r.bucket === "duplicate")).toHaveLength(

@@ -213,7 +213,9 @@ test("a live URL on loopback without connect-to is refused by the SSRF guard, ne
     const { code, stdout, stderr } = await inspect([`http://127.0.0.1:${site.port}/docs/start`]);
     expect(code).toBe(1);
     expect(stdout).toBe("");
-    expect(stderr).toContain("ssrf");
+    expect(stderr).toContain(
+      "refused by the address policy (SSRF guard): address 127.0.0.1 is not public",
+    );
     expect(stderr).toContain("not public");
     expect(site.hits).toEqual([]);
   } finally {

@@ -565,6 +565,21 @@ describe("write tools", () => {
     expect(unnamed.created).toBe(true);
     expect((await http("/api/collections/dev-tools")).name).toBe("Dev tools");
   });
+
+  test("a new shelf's name takes no control characters; an empty q is 'must not be empty'", async () => {
+    const args = { collection: "ctl-shelf", domain: ACME, shelf_name: "a\u0000b" };
+    const refused = problemOf(
+      await call(mcp, "place_on_shelf", args, api.auth),
+      "shelf_name",
+      "invalid_body",
+    );
+    expect(refused.detail).toBe(
+      "shelf_name: must not contain tabs, newlines or control characters",
+    );
+    expect((await fetch(`${base}/api/collections/ctl-shelf`)).status).toBe(404);
+    const empty = problemOf(await call(mcp, "list_content", { q: "" }), "q");
+    expect(empty.detail).toBe("q: must not be empty");
+  });
 });
 
 describe("the HTTP layer", () => {
@@ -596,6 +611,55 @@ describe("the HTTP layer", () => {
       expect(r.headers.get("mcp-session-id")).toBeTruthy();
       expect(r.headers.get("x-webcorpus-version")).toBeTruthy();
     }
+  });
+
+  test("JSON that is not JSON-RPC is -32600 Invalid Request; a body that is not JSON -32700", async () => {
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      fetch(mcp, { method: "POST", body, headers: { ...MCP_HEADERS, ...headers } });
+    const r = await postRaw(mcp, INIT);
+    const session = {
+      "mcp-session-id": r.headers.get("mcp-session-id") ?? "",
+      "mcp-protocol-version": ((await r.json()) as Json).result.protocolVersion,
+    };
+    for (const headers of [{}, session]) {
+      for (const body of [
+        "{}",
+        "[]",
+        '"x"',
+        "1",
+        "null",
+        "[{}]",
+        '{"jsonrpc":"2.0"}',
+        '{"method":"initialize","id":1}',
+      ]) {
+        const answer = await post(body, headers);
+        expect([body, answer.status]).toEqual([body, 400]);
+        const rpc = (await answer.json()) as Json;
+        expect([body, rpc.error.code]).toEqual([body, -32600]);
+        expect(rpc.error.message).toStartWith("Invalid Request: ");
+      }
+      for (const body of ["{nope", "", "[1,"]) {
+        const answer = await post(body, headers);
+        expect([body, answer.status]).toEqual([body, 400]);
+        expect([body, ((await answer.json()) as Json).error.code]).toEqual([body, -32700]);
+      }
+    }
+    // The transport's own checks keep their answers: Accept first, then Content-Type.
+    const plain = await fetch(mcp, {
+      method: "POST",
+      body: "{}",
+      headers: { ...MCP_HEADERS, "content-type": "text/plain" },
+    });
+    expect(plain.status).toBe(415);
+    const accept = await fetch(mcp, {
+      method: "POST",
+      body: "{}",
+      headers: { ...MCP_HEADERS, accept: "application/json" },
+    });
+    expect(accept.status).toBe(406);
+    // The session still answers.
+    const listed = await postRaw(mcp, { jsonrpc: "2.0", id: 2, method: "tools/list" }, session);
+    expect(listed.status).toBe(200);
   });
 
   test("sessions per the transport spec", async () => {

@@ -1,3 +1,4 @@
+import type { Server } from "bun";
 import { Elysia, t } from "elysia";
 import { MCP_PATH, McpEndpoint } from "../../mcp/http.ts";
 import { toolRunner } from "../../mcp/server.ts";
@@ -14,7 +15,11 @@ const REGISTER =
 const rpcError = (description: string, code: number, message: string) =>
   described(JsonRpcError, description, { jsonrpc: "2.0", error: { code, message }, id: null });
 
-const badJson = rpcError("The body is not JSON-RPC", -32700, "Parse error: Invalid JSON");
+const badJson = rpcError(
+  "The body is not JSON (-32700), or JSON but not JSON-RPC 2.0 (-32600 Invalid Request)",
+  -32700,
+  "Parse error: Invalid JSON",
+);
 const noSession = rpcError(
   "Unknown session: start a new one with initialize",
   -32001,
@@ -23,8 +28,10 @@ const noSession = rpcError(
 
 export function mcpRoutes(deps: AppDeps) {
   const endpoint = new McpEndpoint(deps.config, deps.store.read, toolRunner(toolTable(deps), deps));
-  // The transport reads the body itself: Elysia must not parse it first (-32700 otherwise).
-  const handle = ({ request }: { request: Request }) => endpoint.handle(request);
+  // The endpoint reads the body itself: Elysia must not parse it first (-32700 otherwise). The
+  // remote address bounds the sessions of anonymous clients (none when handed in-process).
+  const handle = ({ request, server }: { request: Request; server: Server<unknown> | null }) =>
+    endpoint.handle(request, server?.requestIP(request)?.address ?? null);
   const tags = ["mcp"];
   return new Elysia({ name: "routes:mcp" })
     .use(models)

@@ -53,7 +53,11 @@ test.each([
   ],
   [
     failed("https://example.com/", "ssrf", "address 127.0.0.1 is not public"),
-    { bucket: "fetchError" },
+    {
+      bucket: "fetchError",
+      reason:
+        "refused by the address policy (SSRF guard): address 127.0.0.1 is not public; WEBCORPUS_ALLOW_NETWORKS allows a network",
+    },
   ],
   [failed("https://example.com/", "robots", "disallowed"), { bucket: "robots" }],
 ] as const)("%#: outcome", (result, expected) => {
