@@ -88,6 +88,7 @@ test.each([
   ["serve", ["serve", "--port", String(freePort())]],
   ["crawl", ["crawl", "example.com", "--budget", "3"]],
   ["keys", ["keys", "create", "ops"]],
+  ["verify --repair", ["verify", "--repair"]],
 ])(
   "%s refuses a database damaged mid-file, says how to recover, writes nothing",
   async (_, args) => {
