@@ -180,6 +180,7 @@ export function domainText(record: DomainRecord): string {
       `Last job ${c.job_id}: ${c.job_state}. URLs by outcome: ${nonZero(c.buckets) || "none"}.`,
     );
   }
+  if (h.search_index?.detail) lines.push(`Search index: ${h.search_index.detail}.`);
   const errorRate = h.error_rate === null ? "" : `, error rate ${(h.error_rate * 100).toFixed(1)}%`;
   lines.push(
     `Health: robots.txt ${h.robots_txt.status}${errorRate}, median response ${h.median_response_s ?? "?"} s; entry ${h.entry_url ?? "unknown"}.`,

@@ -136,7 +136,13 @@ export function toolTable(deps: AppDeps): Tool[] {
       ),
     ),
     define("get_domain", {}, (args) => {
-      const record = domainRecord(store.read, args.domain, allow, "domain");
+      const record = domainRecord(
+        store.read,
+        args.domain,
+        allow,
+        "domain",
+        deps.search?.indexStatus ?? null,
+      );
       return args.full ? asJson(record) : answer(domainText(record), record);
     }),
     define("get_domain_markdown", {}, (args) => {

@@ -84,6 +84,24 @@ const Health = t.Object({
     }),
   ),
   last_job_state: nullable(t.UnionEnum(JOB_STATES)),
+  search_index: nullable(
+    t.Object(
+      {
+        state: t.UnionEnum(["ready", "rebuilding"]),
+        detail: nullable(
+          t.String({
+            examples: [
+              "search index corrupt, rebuilding from the database: 1200 of 2,824 pages back",
+            ],
+          }),
+        ),
+      },
+      {
+        description:
+          "Whether search answers for every page SQLite holds: `rebuilding` while the domain's shard is rebuilt from the database after a crash or a damaged file (searches then say `partial`); null on a server without search. `webcorpus verify` checks the shard in full.",
+      },
+    ),
+  ),
 });
 
 const Property = t.Object({

@@ -166,6 +166,7 @@ export const domainExample = {
       finished_at: "2026-11-25T21:49:40Z",
     },
     last_job_state: "partial",
+    search_index: { state: "ready", detail: null },
   },
   properties: [
     {

@@ -185,11 +185,22 @@ function linksTo(db: Db, domain: string, allowPrivateSuffixes: boolean) {
 
 export type DomainRecord = ReturnType<typeof domainRecord>;
 
+/** Whether search answers for all of the domain's pages (`webcorpus verify` checks it in full). */
+function searchIndex(domain: string, indexStatus: IndexStatus) {
+  if (!indexStatus) return null;
+  const detail = indexStatus(domain);
+  return { state: detail ? ("rebuilding" as const) : ("ready" as const), detail };
+}
+
+/** The search index's state for a domain: `indexStatus` of the search runtime, null without one. */
+export type IndexStatus = ((domain: string) => string | null) | null;
+
 export function domainRecord(
   db: Db,
   value: string,
   allowPrivateSuffixes: boolean,
   param = "root_domain",
+  indexStatus: IndexStatus = null,
 ) {
   const domain = requireDomain(db, value, allowPrivateSuffixes, param);
   const [latest] = domainJobs(db, domain, false, 1);
@@ -204,7 +215,7 @@ export function domainRecord(
   return {
     domain,
     coverage: coverage(db, domain, latest),
-    health: health(db, domain, latest),
+    health: { ...health(db, domain, latest), search_index: searchIndex(domain, indexStatus) },
     properties: properties({
       domain,
       pages: domainPageLocales(db, domain),

@@ -150,9 +150,20 @@ test("a search of a domain whose shard is rebuilding says so, and stops saying s
     },
   ]);
   expect(during.partial?.reason).toContain("results may miss pages");
+  const record = async () =>
+    (
+      (await (await app.handle(new Request(`http://localhost/api/domains/${DOMAIN}`))).json()) as {
+        health: { search_index: unknown };
+      }
+    ).health.search_index;
+  expect(await record()).toEqual({
+    state: "rebuilding",
+    detail: during.partial?.domains[0]?.status,
+  });
   registry.gate.resolve();
   await reconciling;
   const after = await search();
   expect(after.partial).toBeUndefined();
+  expect(await record()).toEqual({ state: "ready", detail: null });
   expect(after.data.length).toBeGreaterThan(0);
 });

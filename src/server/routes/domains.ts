@@ -16,7 +16,14 @@ export function domainsRoutes(deps: AppDeps) {
     .use(auth(store.read, config.publicReads))
     .get(
       "/api/domains/:root_domain",
-      ({ params }) => domainRecord(store.read, params.root_domain, allowPrivateSuffixes),
+      ({ params }) =>
+        domainRecord(
+          store.read,
+          params.root_domain,
+          allowPrivateSuffixes,
+          "root_domain",
+          deps.search?.indexStatus ?? null,
+        ),
       {
         auth: "read",
         params: domainParams,
