@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { testConfig } from "../../src/config.ts";
 import { Fetcher, fetcherOptions } from "../../src/crawl/fetcher.ts";
-import { gzipBomb } from "../integration/support/hostile-site.ts";
+import { gzipBomb, serveGzipBomb } from "../integration/support/hostile-site.ts";
 
 const MB = 1 << 20;
 const { values } = parseArgs({
@@ -27,21 +27,7 @@ const bombMib = Number(values.bomb);
 
 async function child(n: number): Promise<void> {
   const bomb = gzipBomb(bombMib);
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch: () => {
-      let at = 0;
-      const body = new ReadableStream<Uint8Array>({
-        pull(c) {
-          if (at >= bomb.length) return c.close();
-          c.enqueue(bomb.subarray(at, at + 256 * 1024));
-          at += 256 * 1024;
-        },
-      });
-      return new Response(body, { headers: { "content-encoding": "gzip" } });
-    },
-  });
+  const server = serveGzipBomb(bomb);
   const config = testConfig({ ALLOW_NETWORKS: "127.0.0.1/32", MAX_BODY_BYTES: String(cap) });
   const fetcher = new Fetcher(fetcherOptions(config));
   const url = `http://127.0.0.1:${server.port}/`;

@@ -99,5 +99,19 @@ export function page(title: string, body: string, nav = ""): string {
   return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><nav>${nav}</nav><main><h1>${title}</h1>${body}</main><footer>Acme Corp</footer></body></html>`;
 }
 
+/** A page of main content alone (no navigation). */
+export function article(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+}
+
+/** Twelve sentences about `topic`: enough text to fill a chunk of its own. */
+export function steps(topic: string): string {
+  return Array.from(
+    { length: 12 },
+    (_, i) =>
+      `Step ${i + 1} of ${topic}: the scheduler records the attempt, the worker reports its progress, and the dashboard shows the state it reached.`,
+  ).join(" ");
+}
+
 export const PROSE =
   "Acme Widgets keep a queue of jobs in a single table and let workers lease them one at a time. Each worker renews its lease while it runs, and a job whose lease lapses goes back to the queue for another worker to take. ";

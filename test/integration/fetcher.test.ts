@@ -5,7 +5,12 @@ import { classify } from "../../src/crawl/fetch-errors.ts";
 import { contentType, location, parseRetryAfter } from "../../src/crawl/fetch-result.ts";
 import { ACCEPT_ENCODING, Fetcher, fetcherOptions } from "../../src/crawl/fetcher.ts";
 import { HostThrottle } from "../../src/crawl/politeness.ts";
-import { gzipBomb, type HostileSite, startHostileSite } from "./support/hostile-site.ts";
+import {
+  gzipBomb,
+  type HostileSite,
+  serveGzipBomb,
+  startHostileSite,
+} from "./support/hostile-site.ts";
 
 // Real servers, processes and crawls: more than bun's default 5 s (bunfig.toml has no timeout key).
 setDefaultTimeout(60_000);
@@ -110,21 +115,7 @@ describe("fetch", () => {
     // bombs stream chunked (no Content-Length to refuse them on).
     const cap = MB;
     const bomb = gzipBomb(2048);
-    const server = Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      fetch: () => {
-        let at = 0;
-        const body = new ReadableStream<Uint8Array>({
-          pull(c) {
-            if (at >= bomb.length) return c.close();
-            c.enqueue(bomb.subarray(at, at + 256 * 1024));
-            at += 256 * 1024;
-          },
-        });
-        return new Response(body, { headers: { "content-encoding": "gzip" } });
-      },
-    });
+    const server = serveGzipBomb(bomb);
     try {
       const config = testConfig({ ALLOW_NETWORKS: "127.0.0.1/32", MAX_BODY_BYTES: String(cap) });
       const fetcher = new Fetcher(fetcherOptions(config));

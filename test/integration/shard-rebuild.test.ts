@@ -13,37 +13,28 @@ import { openShardRegistry, type ShardRegistry } from "../../src/search/shard-re
 import { type SearchCrawler, searchCrawler } from "../helpers/crawl.ts";
 import { writePage } from "../helpers/pages.ts";
 import { countingEmbedder, restartedIndexer } from "../helpers/restarted-indexer.ts";
-import { serveSite, type TestSite } from "../helpers/site.ts";
+import { article, serveSite, steps, type TestSite } from "../helpers/site.ts";
 
 setDefaultTimeout(180_000);
 
 const SUPPORT =
   "<h2>Support</h2><p>Write to the support desk any day of the week; a person answers within one business day, and paying teams get a phone number too.</p>";
-/** Sentences enough to fill a chunk, so that the Support section gets one of its own. */
-const long = (topic: string) =>
-  Array.from(
-    { length: 12 },
-    (_, i) =>
-      `Step ${i + 1} of ${topic}: the scheduler records the attempt, the worker reports its progress, and the dashboard shows the state it reached.`,
-  ).join(" ");
-const doc = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 
 // Two pages titled alike end in the same section: one embedding text, stored and embedded once.
 const PAGES: Record<string, string> = {
-  "/": doc(
+  "/": article(
     "Acme",
     '<p>Acme builds job queues for teams.</p><a href="/queues.html">Queues</a> <a href="/retries.html">Retries</a> <a href="/pricing.html">Pricing</a>',
   ),
-  "/queues.html": doc(
+  "/queues.html": article(
     "Acme docs",
-    `<h2>Leases</h2><p>Each worker takes a lease on a job and renews it while it runs. A job whose lease lapses goes back to the queue, so a crashed worker never loses work.</p><p>${long("a lease")}</p>${SUPPORT}`,
+    `<h2>Leases</h2><p>Each worker takes a lease on a job and renews it while it runs. A job whose lease lapses goes back to the queue, so a crashed worker never loses work.</p><p>${steps("a lease")}</p>${SUPPORT}`,
   ),
-  "/retries.html": doc(
+  "/retries.html": article(
     "Acme docs",
-    `<h2>Retries</h2><p>Failed jobs are retried with exponential backoff up to five times, then parked for a human to look at.</p><p>${long("a retry")}</p>${SUPPORT}`,
+    `<h2>Retries</h2><p>Failed jobs are retried with exponential backoff up to five times, then parked for a human to look at.</p><p>${steps("a retry")}</p>${SUPPORT}`,
   ),
-  "/pricing.html": doc(
+  "/pricing.html": article(
     "Pricing",
     "<p>The team plan costs 20 dollars per seat per month, billed yearly.</p>",
   ),

@@ -15,33 +15,24 @@ import { openShardRegistry, type ShardRegistry } from "../../src/search/shard-re
 import { readSnapshotHeader } from "../../src/search/shard-snapshot.ts";
 import { runCli } from "../helpers/cli.ts";
 import { type SearchCrawler, searchCrawler } from "../helpers/crawl.ts";
-import { serveSite, type TestSite } from "../helpers/site.ts";
+import { article, serveSite, steps, type TestSite } from "../helpers/site.ts";
 
 setDefaultTimeout(180_000);
 
-const long = (topic: string) =>
-  Array.from(
-    { length: 12 },
-    (_, i) =>
-      `Step ${i + 1} of ${topic}: the scheduler records the attempt, the worker reports its progress, and the dashboard shows the state it reached.`,
-  ).join(" ");
-const doc = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
-
 const ACME: Record<string, string> = {
-  "/": doc(
+  "/": article(
     "Acme",
     '<p>Acme builds job queues for teams.</p><a href="/queues.html">Queues</a> <a href="/pricing.html">Pricing</a>',
   ),
-  "/queues.html": doc(
+  "/queues.html": article(
     "Acme queues",
-    `<h2>Leases</h2><p>Each worker takes a lease on a job and renews it while it runs.</p><p>${long("a lease")}</p><h2>Retries</h2><p>${long("a retry")}</p>`,
+    `<h2>Leases</h2><p>Each worker takes a lease on a job and renews it while it runs.</p><p>${steps("a lease")}</p><h2>Retries</h2><p>${steps("a retry")}</p>`,
   ),
-  "/pricing.html": doc("Pricing", "<p>The team plan costs 20 dollars per seat per month.</p>"),
+  "/pricing.html": article("Pricing", "<p>The team plan costs 20 dollars per seat per month.</p>"),
 };
 const BETA: Record<string, string> = {
-  "/": doc("Beta", '<p>Beta makes bicycles.</p><a href="/frames.html">Frames</a>'),
-  "/frames.html": doc("Frames", `<h2>Steel</h2><p>${long("a frame")}</p>`),
+  "/": article("Beta", '<p>Beta makes bicycles.</p><a href="/frames.html">Frames</a>'),
+  "/frames.html": article("Frames", `<h2>Steel</h2><p>${steps("a frame")}</p>`),
 };
 
 let acme: TestSite;

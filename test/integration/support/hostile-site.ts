@@ -23,6 +23,26 @@ export function gzipBomb(mib: number): Uint8Array {
   return Buffer.concat(parts);
 }
 
+/** A loopback server answering every request with `bomb` as a chunked gzip stream (no
+ * Content-Length to refuse it on), 256 KiB at a time. */
+export function serveGzipBomb(bomb: Uint8Array) {
+  return Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () => {
+      let at = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(c) {
+          if (at >= bomb.length) return c.close();
+          c.enqueue(bomb.subarray(at, at + 256 * 1024));
+          at += 256 * 1024;
+        },
+      });
+      return new Response(body, { headers: { "content-encoding": "gzip" } });
+    },
+  });
+}
+
 let bombCache: Uint8Array | null = null;
 let brBombCache: Uint8Array | null = null;
 
