@@ -110,13 +110,16 @@ function pageLine(page: PageLine): string {
   return `- [${page.title ?? page.url}](${page.url}) · ${bits.join(" · ")}`;
 }
 
-export function contentText(list: ListEnvelope<PageLine>): string {
+export function contentText(
+  list: ListEnvelope<PageLine> & { partial?: { reason: string } },
+): string {
   const from = list.offset + 1;
   const to = list.offset + list.data.length;
   const shown = list.data.length ? `${from}-${to}` : "none";
   const next = to < list.total ? ` Next: offset=${to}.` : "";
+  const partial = list.partial ? ` Incomplete: ${list.partial.reason}.` : "";
   const head =
-    `${counted(list.total, "page")} match; ${shown} shown, sorted by ${list.sort}.${next} ${filtersLine(list.filters)}`.trim();
+    `${counted(list.total, "page")} match; ${shown} shown, sorted by ${list.sort}.${next}${partial} ${filtersLine(list.filters)}`.trim();
   return [head, ...list.data.map(pageLine)].join("\n");
 }
 

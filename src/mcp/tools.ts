@@ -112,15 +112,16 @@ export function toolTable(deps: AppDeps): Tool[] {
       return answer(searchText(data), data);
     }),
     define("list_content", {}, async (args, ctx) => {
-      const list = envelope(
-        await listContent(
-          store.read,
-          config,
-          args,
-          deps.search ? textPages({ config, db: store.read, ...deps.search }) : null,
-        ),
-        ctx.unrecognized,
+      const found = await listContent(
+        store.read,
+        config,
+        args,
+        deps.search ? textPages({ config, db: store.read, ...deps.search }) : null,
       );
+      const list = {
+        ...envelope(found, ctx.unrecognized),
+        ...(found.partial ? { partial: found.partial } : {}),
+      };
       return answer(contentText(list), list);
     }),
     define("get_page", {}, (args) => {
