@@ -1,11 +1,11 @@
 import { counted } from "../plural.ts";
 import { ServiceError } from "./errors.ts";
 
-/** The 429 for a key past its crawl starts; `retry` seconds until one is free. */
-export function rateLimited(perMinute: number, retry: number): ServiceError {
+/** The 429 for a key past its crawl starts (or `what`); `retry` seconds until one is free. */
+export function rateLimited(perMinute: number, retry: number, what = "crawl start"): ServiceError {
   return new ServiceError(
     "rate_limited",
-    `at most ${counted(perMinute, "crawl start")} per minute per key`,
+    `at most ${counted(perMinute, what)} per minute per key`,
     {
       headers: { "Retry-After": String(retry) },
     },
@@ -20,10 +20,17 @@ export class RateLimiter {
   readonly #perMinute: number;
   readonly #hits = new Map<string, number[]>();
   readonly #now: () => number;
+  readonly #what: string;
 
-  constructor(perMinute: number, now: () => number = () => performance.now()) {
+  /** `what` names the counted action in the 429 ("crawl start", "URL fetch"). */
+  constructor(
+    perMinute: number,
+    now: () => number = () => performance.now(),
+    what = "crawl start",
+  ) {
     this.#perMinute = perMinute;
     this.#now = now;
+    this.#what = what;
   }
 
   /** Takes one start now, or throws 429 with the seconds until one is free. */
@@ -34,7 +41,7 @@ export class RateLimiter {
     const oldest = hits[0];
     if (hits.length >= this.#perMinute && oldest !== undefined) {
       const retry = Math.max(1, Math.ceil((60_000 - (now - oldest)) / 1000));
-      throw rateLimited(this.#perMinute, retry);
+      throw rateLimited(this.#perMinute, retry, this.#what);
     }
     hits.push(now);
     return now;

@@ -110,7 +110,7 @@ afterAll(async () => {
 
 const failures = () => steps.filter((s) => !s.ok);
 
-test("the Python SDK initializes and lists the twelve tools", () => {
+test("the Python SDK initializes and lists the thirteen tools", () => {
   // A session that failed to start leaves one step, "session", with the error.
   expect(steps.slice(0, 2)).toMatchObject([
     { tool: "initialize", ok: true },
