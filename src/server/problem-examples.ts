@@ -110,7 +110,7 @@ export function problemExample(
         return notJson();
       case "429":
         return path === FETCH_PATH
-          ? rateLimited(limits.fetchRatePerMinute, 60, "URL fetch")
+          ? rateLimited(limits.fetchRatePerMinute, 60, ["URL fetch", "URL fetches"])
           : rateLimited(limits.crawlRatePerMinute, 60);
       case "422":
         return new ServiceError(

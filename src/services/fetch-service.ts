@@ -7,10 +7,11 @@
  * Refusals, as problems (never a 500):
  * - a URL that is not http(s), has no host, is too long, or whose address the SSRF guard
  *   refuses: 400 naming `url`;
- * - a URL robots.txt disallows for our user agent (or whose robots.txt could not be read, which
- *   the crawler also reads as "disallow all"): 451 `robots_disallowed`, naming robots.txt;
+ * - a URL robots.txt disallows for our user agent: 451 `robots_disallowed`, naming robots.txt
+ *   (451 rather than 403, which the API keeps for a key lacking a right);
  * - the site did not give a page (timeout, DNS, TLS, 4xx/5xx, too many redirects, body over the
- *   cap): 502 `fetch_failed`;
+ *   cap), or gave no answer to robots.txt (network trouble, 5xx, 429: the crawler reads that as
+ *   "disallow all" and nothing is fetched): 502 `fetch_failed`;
  * - the answer is not an HTML page the crawler would index (another content type, noindex):
  *   422 `not_a_page`.
  */
@@ -196,12 +197,21 @@ export class UrlReader {
     if (policy.allowed(url)) return;
     if (policy.failure?.kind === "ssrf") throw ssrfRefusal(field, policy.failure.detail);
     if (policy.status === "unreachable") {
+      // The site gave no answer to robots.txt (network trouble, 5xx, 429): the crawler reads
+      // that as "disallow all" and retries later; here it is the site failing, a 502.
       const why = policy.failure
         ? `${policy.failure.kind}: ${policy.failure.detail}`
         : `HTTP ${policy.httpStatus}`;
-      throw robotsRefusal(
-        url,
-        `robots.txt could not be read (${why}); the crawler reads that as disallowing every URL`,
+      throw new ServiceError(
+        "fetch_failed",
+        `${url}: robots.txt could not be read (${why}); nothing is fetched without it`,
+        {
+          extra: {
+            bucket: "fetchError",
+            robots_url: robotsUrl(url),
+            ...(policy.httpStatus ? { upstream_status: policy.httpStatus } : {}),
+          },
+        },
       );
     }
     throw robotsRefusal(url, `disallowed by robots.txt for user agent ${policy.token}`);
@@ -339,7 +349,7 @@ export function urlFetching(config: Config): UrlFetching {
   if (!fetching) {
     fetching = {
       reader: new UrlReader(config),
-      limiter: new RateLimiter(config.fetchRatePerMinute, undefined, "URL fetch"),
+      limiter: new RateLimiter(config.fetchRatePerMinute, undefined, ["URL fetch", "URL fetches"]),
     };
     shared.set(config, fetching);
   }

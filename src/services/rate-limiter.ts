@@ -1,11 +1,19 @@
 import { counted } from "../plural.ts";
 import { ServiceError } from "./errors.ts";
 
+/** What a limiter counts: singular and plural. */
+export type Noun = readonly [string, string];
+const CRAWL_STARTS: Noun = ["crawl start", "crawl starts"];
+
 /** The 429 for a key past its crawl starts (or `what`); `retry` seconds until one is free. */
-export function rateLimited(perMinute: number, retry: number, what = "crawl start"): ServiceError {
+export function rateLimited(
+  perMinute: number,
+  retry: number,
+  what: Noun = CRAWL_STARTS,
+): ServiceError {
   return new ServiceError(
     "rate_limited",
-    `at most ${counted(perMinute, what)} per minute per key`,
+    `at most ${counted(perMinute, what[0], what[1])} per minute per key`,
     {
       headers: { "Retry-After": String(retry) },
     },
@@ -20,13 +28,13 @@ export class RateLimiter {
   readonly #perMinute: number;
   readonly #hits = new Map<string, number[]>();
   readonly #now: () => number;
-  readonly #what: string;
+  readonly #what: Noun;
 
   /** `what` names the counted action in the 429 ("crawl start", "URL fetch"). */
   constructor(
     perMinute: number,
     now: () => number = () => performance.now(),
-    what = "crawl start",
+    what: Noun = CRAWL_STARTS,
   ) {
     this.#perMinute = perMinute;
     this.#now = now;
