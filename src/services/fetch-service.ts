@@ -228,7 +228,20 @@ export class UrlReader {
     const field = options.field ?? "url";
     const robots = options.robots ?? true;
     if (robots) await this.#checkRobots(url, field);
-    const result = await this.#fetcher.fetchFollowing(url);
+    // A redirect into a path robots.txt disallows is not followed when that origin's robots.txt
+    // is known (the first URL's always is); other origins are checked after the fetch.
+    let disallowedHop: string | null = null;
+    const refuseHop = (next: string): string | null => {
+      const policy = this.#robots.cache.get(next);
+      if (!policy || policy.status !== "ok" || policy.allowed(next)) return null;
+      disallowedHop = next;
+      return "disallowed by robots.txt";
+    };
+    const result = await this.#fetcher.fetchFollowing(url, robots ? { refuseHop } : {});
+    if (disallowedHop !== null) {
+      const hop: string = disallowedHop;
+      throw robotsRefusal(hop, `redirected to a URL robots.txt disallows (from ${url})`);
+    }
     const final = result.redirects.at(-1)?.location ?? url;
     const outcome = fetchOutcome({ ...result, url: final });
     if (outcome.kind !== "page") throw fetchRefusal(result, final, field);

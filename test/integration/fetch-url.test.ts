@@ -23,6 +23,8 @@ const site: TestSite = serveSite("acme.test", {
   "/private/report": article("Private", "<p>Kept out by robots.txt.</p>"),
   "/notes.txt": "plain text",
   "/broken": "status:503:down",
+  "/to-private": "redirect:/private/report",
+  "/to-loopback": "redirect:http://127.0.0.1/docs/start",
 });
 
 let srv: LiveServer;
@@ -100,6 +102,11 @@ test("a URL robots.txt disallows is refused with 451 naming robots.txt, never fe
   expect(p.detail).toContain("robots.txt");
   expect(p.robots_url).toBe("http://acme.test/robots.txt");
   expect(site.hits).not.toContain("/private/report");
+  // A redirect into a disallowed path is not followed either.
+  const hop = await problemOf(await fetchUrl({ url: "http://acme.test/to-private" }), 451);
+  expect(hop.code).toBe("robots_disallowed");
+  expect(hop.detail).toContain("http://acme.test/private/report");
+  expect(site.hits).not.toContain("/private/report");
 });
 
 test("loopback and private addresses are refused by the SSRF guard (400 naming url), never fetched", async () => {
@@ -118,6 +125,10 @@ test("loopback and private addresses are refused by the SSRF guard (400 naming u
     expect(p.detail).toContain("SSRF guard");
   }
   expect(site.hits).toEqual([]);
+  // A redirect to loopback is refused at its hop.
+  const hop = await problemOf(await fetchUrl({ url: "http://acme.test/to-loopback" }), 400);
+  expect(hop.errors?.[0]?.field).toBe("url");
+  expect(hop.detail).toContain("SSRF guard");
 });
 
 test("bad URLs are refused with 400 naming url", async () => {
