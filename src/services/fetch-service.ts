@@ -233,7 +233,7 @@ export class UrlReader {
     let disallowedHop: string | null = null;
     const refuseHop = (next: string): string | null => {
       const policy = this.#robots.cache.get(next);
-      if (!policy || policy.status !== "ok" || policy.allowed(next)) return null;
+      if (policy?.status !== "ok" || policy.allowed(next)) return null;
       disallowedHop = next;
       return "disallowed by robots.txt";
     };
