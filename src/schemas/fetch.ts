@@ -22,7 +22,8 @@ export const fetchBody = t.Object({
     boolField("store", {
       where: "field",
       default: false,
-      description: "Store the page in the corpus too (not implemented yet: true answers 501).",
+      description:
+        "Store the page in the corpus too (not built yet: true answers 400 naming store; crawl the domain to keep it).",
     }),
   ),
 });

@@ -329,7 +329,8 @@ export interface FetchRequest {
 
 /**
  * One URL on demand for a key: checked, counted against the key's fetches per minute, fetched
- * and processed. `store: true` is refused (501) until storing fetched pages is built.
+ * and processed. `store: true` is refused (400 naming `store`) until storing fetched pages is
+ * built: a request we cannot carry out as asked, not a server fault.
  */
 export async function fetchUrl(
   reader: UrlReader,
@@ -339,9 +340,9 @@ export async function fetchUrl(
 ): Promise<FetchedView> {
   const url = checkUrl(request.url);
   if (request.store === true)
-    throw new ServiceError(
-      "not_implemented",
-      "store: storing a fetched page is not implemented yet; fetch with store=false, or crawl the domain (POST /api/crawl)",
+    throw invalidBody(
+      "store",
+      "storing a fetched page is not built yet; fetch with store=false, or crawl the domain (POST /api/crawl)",
     );
   limiter.take(keyId ?? "");
   const { page, fetchedAt } = await reader.read(url);

@@ -57,7 +57,7 @@ async function problemOf(response: Response, status: number) {
   return (await response.json()) as {
     code: string;
     detail: string;
-    errors?: { field: string }[];
+    errors?: { field: string; message?: string }[];
     [key: string]: unknown;
   };
 }
@@ -175,11 +175,12 @@ test("a site that gives no page is a 502; an answer that is not HTML a 422; neve
   expect(closed.detail).toContain("robots.txt could not be read");
 });
 
-test("store=true is refused with 501 until storing is built", async () => {
+test("store=true is refused with a 400 naming store until storing is built", async () => {
   const p = await problemOf(
     await fetchUrl({ url: "http://acme.test/docs/start", store: true }),
-    501,
+    400,
   );
+  expect(p.errors).toEqual([{ field: "store", message: expect.stringContaining("not built yet") }]);
   expect(p.detail).toContain("store");
   expect(site.hits).toEqual([]);
 });

@@ -49,14 +49,13 @@ export function fetchRoutes(deps: AppDeps) {
           422,
           429,
           451,
-          501,
           502,
         ),
         detail: {
           tags: ["crawl"],
           summary: "Fetch one URL and read it as a page",
           description:
-            "Fetched through the crawler's fetcher (SSRF guard, robots.txt for our user agent, timeouts, body cap; redirects followed, each hop checked), then extracted, scored and chunked as a crawled page, and answered at once: JSON, or markdown with a YAML frontmatter for `Accept: text/markdown`. Nothing is stored (`store: true` answers 501: not built yet). A bad URL or an address the SSRF guard refuses is a 400 naming `url`; a URL robots.txt disallows (or whose robots.txt cannot be read) 451; a site that gives no page (timeout, DNS, 4xx/5xx, too large) 502; an answer that is not an HTML page (another type, noindex) 422. Fetches are limited per key (429 with Retry-After; WEBCORPUS_FETCH_RATE_PER_MINUTE).",
+            "Fetched through the crawler's fetcher (SSRF guard, robots.txt for our user agent, timeouts, body cap; redirects followed, each hop checked), then extracted, scored and chunked as a crawled page, and answered at once: JSON, or markdown with a YAML frontmatter for `Accept: text/markdown`. Nothing is stored (`store: true` answers 400: not built yet). A bad URL or an address the SSRF guard refuses is a 400 naming `url`; a URL robots.txt disallows (or whose robots.txt cannot be read) 451; a site that gives no page (timeout, DNS, 4xx/5xx, too large) 502; an answer that is not an HTML page (another type, noindex) 422. Fetches are limited per key (429 with Retry-After; WEBCORPUS_FETCH_RATE_PER_MINUTE).",
           security,
         },
       },
