@@ -146,3 +146,27 @@ export class CrawlScope {
     return this.outside(url) ?? (isStart ? null : this.excluded(url));
   }
 }
+
+/** What a job covered, as the domain record shows it beside its buckets and estimate. */
+export interface ScopeView {
+  readonly kind: "domain" | "host" | "prefix";
+  /** The domain (with its subdomains), the host, or the URL prefix. */
+  readonly covers: string;
+  readonly include: string[];
+  readonly exclude: string[];
+  /** One line: `docs.python.org/3/ excluding **\/genindex*`. */
+  readonly label: string;
+}
+
+export function scopeView(domain: string, params: ScopeParams, host: string | null): ScopeView {
+  const parsed = parseScope(params.scope, domain);
+  const kind = typeof parsed === "string" ? ({ kind: "domain" } as const) : parsed;
+  const covers =
+    kind.kind === "prefix" ? kind.prefix : kind.kind === "host" ? (host ?? domain) : domain;
+  const include = [...(params.include ?? [])];
+  const exclude = [...(params.exclude ?? [])];
+  const parts = [kind.kind === "domain" ? `${domain} and its subdomains` : covers];
+  if (include.length > 0) parts.push(`including ${include.join(", ")}`);
+  if (exclude.length > 0) parts.push(`excluding ${exclude.join(", ")}`);
+  return { kind: kind.kind, covers, include, exclude, label: parts.join(" ") };
+}

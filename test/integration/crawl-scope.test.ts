@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { CrawlBody } from "../../src/services/crawl-service.ts";
+import { domainRecord } from "../../src/services/domains-service.ts";
 import { type Crawler, crawler, expectInvariant } from "../helpers/crawl.ts";
 import { type LiveServer, live } from "../helpers/live.ts";
 import { call, errorText } from "../helpers/mcp.ts";
@@ -75,15 +76,23 @@ async function crawl(domain: string, body: Omit<CrawlBody, "domain">) {
       .get(view.id);
     const byUrl = new Map(rows.map((r) => [r.url, r]));
     const indexed = rows.filter((r) => r.bucket === "indexed").map((r) => r.url);
-    return { view, rows, byUrl, indexed, params: JSON.parse(params?.params ?? "{}") };
+    const record = domainRecord(c.store.read, DOMAIN, true);
+    return { view, rows, byUrl, indexed, record, params: JSON.parse(params?.params ?? "{}") };
   } finally {
     c.close();
   }
 }
 
 test("the default domain scope crawls both hosts; an exclude glob books its URLs filtered", async () => {
-  const { indexed, byUrl, params } = await crawl(DOMAIN, { exclude: ["**/genindex*"] });
+  const { indexed, byUrl, params, record } = await crawl(DOMAIN, { exclude: ["**/genindex*"] });
   expect(params.exclude).toEqual(["**/genindex*"]);
+  expect(record.coverage.scope).toEqual({
+    kind: "domain",
+    covers: DOMAIN,
+    include: [],
+    exclude: ["**/genindex*"],
+    label: "acme.test and its subdomains excluding **/genindex*",
+  });
   expect(params.scope).toBeUndefined();
   expect(indexed).toContain("http://acme.test/about.html");
   expect(indexed).toContain("http://docs.acme.test/3/a.html");
@@ -99,8 +108,9 @@ test("the default domain scope crawls both hosts; an exclude glob books its URLs
 
 test("a host scope keeps the crawl on the host it starts on", async () => {
   const before = main.count("/");
-  const { indexed, byUrl, params } = await crawl(`docs.${DOMAIN}`, { scope: "host" });
+  const { indexed, byUrl, params, record } = await crawl(`docs.${DOMAIN}`, { scope: "host" });
   expect(params.scope).toBe("host");
+  expect(record.coverage.scope).toMatchObject({ kind: "host", covers: "docs.acme.test" });
   expect(indexed.every((u) => u.startsWith("http://docs.acme.test/"))).toBe(true);
   expect(indexed).toContain("http://docs.acme.test/2/old.html");
   expect(byUrl.get("http://acme.test/")).toMatchObject({
@@ -111,11 +121,14 @@ test("a host scope keeps the crawl on the host it starts on", async () => {
 });
 
 test("a URL prefix scope starts at the prefix and crawls only under it", async () => {
-  const { indexed, byUrl, params } = await crawl(DOMAIN, {
+  const { indexed, byUrl, params, record } = await crawl(DOMAIN, {
     scope: "http://docs.acme.test/3/",
     exclude: ["genindex*"],
   });
   expect(params.scope).toBe("http://docs.acme.test/3/");
+  const label = "http://docs.acme.test/3/ excluding genindex*";
+  expect(record.coverage.scope).toMatchObject({ kind: "prefix", label });
+  expect(record.coverage.estimate?.scope).toBe(label);
   expect(indexed).toEqual(["http://docs.acme.test/3/", "http://docs.acme.test/3/a.html"]);
   expect(byUrl.get("http://docs.acme.test/3/")?.source).toBe("entry");
   const outside = "outside scope: http://docs.acme.test/3/";
