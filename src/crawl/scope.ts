@@ -18,9 +18,9 @@ export const MAX_START_URLS = 20;
 /** The scope fields a job keeps in its params (absent on jobs from before issue 32). */
 export interface ScopeParams {
   readonly scope?: string;
-  readonly include?: readonly string[];
-  readonly exclude?: readonly string[];
-  readonly start?: readonly string[];
+  readonly include?: string[];
+  readonly exclude?: string[];
+  readonly start?: string[];
 }
 
 /** Why `pattern` is no usable glob, or null. */

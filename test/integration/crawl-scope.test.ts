@@ -205,6 +205,26 @@ describe("bad scope fields", () => {
     expect(problem.detail).toContain(message);
   });
 
+  test("HTTP: the job keeps the normalized fields in its params", async () => {
+    const r = await server.send("POST", "/api/crawl", {
+      domain: "scoped.org",
+      scope: "HTTPS://Docs.Scoped.org/3/",
+      include: ["/3/**", "/3/**"],
+      start: ["https://docs.scoped.org/3/library/#top"],
+    });
+    expect(r.status).toBe(202);
+    const { job_id } = (await r.json()) as { job_id: string };
+    const job = (await (await server.get(`/api/jobs/${job_id}`)).json()) as {
+      params: Record<string, unknown>;
+    };
+    expect(job.params).toMatchObject({
+      scope: "https://docs.scoped.org/3/",
+      include: ["/3/**"],
+      start: ["https://docs.scoped.org/3/library/"],
+    });
+    expect(job.params.exclude).toBeUndefined();
+  });
+
   test("MCP start_crawl refuses a bad pattern naming it, and takes the scope fields", async () => {
     const url = `${server.base}/api/mcp`;
     const bad = await call(
