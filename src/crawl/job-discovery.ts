@@ -4,6 +4,7 @@
  * before any page so that their `lastmod` dates the pages that state none.
  */
 import { knownPageUrls, saveSitemap, setDomainEntry, setDomainRobots } from "../db/crawl-repo.ts";
+import { updateJob } from "../db/jobs-repo.ts";
 import { recordDiscovery, type UrlEntry } from "../db/ledger-repo.ts";
 import { isoNow } from "../services/clock.ts";
 import { entry, type JobRun } from "./job-run.ts";
@@ -62,12 +63,14 @@ export async function discover(run: JobRun): Promise<void> {
     const host = urlHost(entryOrigin) ?? run.domain;
     run.scope = run.scope.onHost(host);
     run.info.scope_host = host;
+    // Kept at once: a job resumed after a crash holds to the same host.
+    updateJob(run.db, run.job.id, { info: JSON.stringify(run.info) });
   }
   // Start URLs when given, else the scope's prefix, else the home page.
   const starts = run.params.start?.length
     ? run.params.start
     : kind.kind === "prefix"
-      ? [kind.prefix]
+      ? [prefixStart(kind.prefix, entryOrigin)]
       : [home];
   run.info.entry_url = starts[0] ?? home;
   setDomainEntry(run.db, run.domain, home);
@@ -78,6 +81,12 @@ export async function discover(run: JobRun): Promise<void> {
   }
   run.add(seeds);
   await sitemaps(run, entryOrigin);
+}
+
+/** The prefix on the entry origin when it is the prefix's host (the scheme that answered). */
+function prefixStart(prefix: string, entryOrigin: string): string {
+  const p = new URL(prefix);
+  return new URL(entryOrigin).host === p.host ? `${entryOrigin}${p.pathname}` : prefix;
 }
 
 async function sitemaps(run: JobRun, origin: string): Promise<void> {

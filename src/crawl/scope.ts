@@ -2,7 +2,7 @@
  * A crawl's scope (issue 32): which URLs of its registrable domain it may fetch.
  * - `domain` (default): the registrable domain and all its subdomains;
  * - `host`: only the host the crawl starts on (the first start URL's, else the entry origin's);
- * - a URL prefix (`https://docs.python.org/3/`): only URLs that start with it.
+ * - a URL prefix (`https://docs.python.org/3/`): only URLs that start with it (http or https).
  * Include/exclude globs (Bun.Glob: `*` inside a segment, `**` across segments) are matched
  * against the URL's path, and its path with the query: a URL matching an exclude pattern is out,
  * and with include patterns, one must match. A pattern not starting with `/` matches at any
@@ -10,6 +10,8 @@
  * (their links are not), as crawlee treats them.
  */
 import { inScope, normalizeUrl, urlHost } from "./urls.ts";
+
+const SCHEME = /^https?:/;
 
 export const MAX_PATTERNS = 20;
 export const MAX_PATTERN_LENGTH = 200;
@@ -123,7 +125,9 @@ export class CrawlScope {
     if (k.kind === "host") {
       if (k.host !== null && urlHost(url) !== k.host) return `outside scope: host ${k.host}`;
     } else if (k.kind === "prefix") {
-      if (!url.startsWith(k.prefix)) return `outside scope: ${k.prefix}`;
+      // http and https alike: a site answering on one of them is crawled there.
+      if (!url.replace(SCHEME, "").startsWith(k.prefix.replace(SCHEME, "")))
+        return `outside scope: ${k.prefix}`;
     }
     return null;
   }

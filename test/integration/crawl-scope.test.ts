@@ -143,6 +143,15 @@ test("a URL prefix scope starts at the prefix and crawls only under it", async (
   });
 });
 
+test("an https prefix on a site answering on http: the crawl starts on the scheme that answered", async () => {
+  const { indexed } = await crawl(DOMAIN, { scope: "https://docs.acme.test/3/" });
+  expect(indexed).toEqual([
+    "http://docs.acme.test/3/",
+    "http://docs.acme.test/3/a.html",
+    "http://docs.acme.test/3/genindex-all.html",
+  ]);
+});
+
 test("include globs: the entry page is fetched, only matching links follow", async () => {
   const { indexed, byUrl } = await crawl(DOMAIN, { scope: "host", include: ["/blog/**"] });
   expect(indexed).toEqual([
