@@ -1,7 +1,8 @@
 /**
  * A crawl's scope (issue 32): which URLs of its registrable domain it may fetch.
  * - `domain` (default): the registrable domain and all its subdomains;
- * - `host`: only the host the crawl starts on (the first start URL's, else the entry origin's);
+ * - `host`: only the host the crawl starts on (the first start URL's, else the entry origin's;
+ *   with or without `www.`);
  * - a URL prefix (`https://docs.python.org/3/`): only URLs that start with it (http or https).
  * Include/exclude globs (Bun.Glob: `*` inside a segment, `**` across segments) are matched
  * against the URL's path, and its path with the query: a URL matching an exclude pattern is out,
@@ -12,6 +13,10 @@
 import { inScope, normalizeUrl, urlHost } from "./urls.ts";
 
 const SCHEME = /^https?:/;
+
+/** A host without `www.`: `example.com` and `www.example.com` are one host to a host scope (a
+ * site answers on one and redirects the other to it). */
+const bare = (host: string) => (host.startsWith("www.") ? host.slice(4) : host);
 
 export const MAX_PATTERNS = 20;
 export const MAX_PATTERN_LENGTH = 200;
@@ -123,7 +128,8 @@ export class CrawlScope {
   outside(url: string): string | null {
     const k = this.kind;
     if (k.kind === "host") {
-      if (k.host !== null && urlHost(url) !== k.host) return `outside scope: host ${k.host}`;
+      if (k.host !== null && bare(urlHost(url) ?? "") !== bare(k.host))
+        return `outside scope: host ${k.host}`;
     } else if (k.kind === "prefix") {
       // http and https alike: a site answering on one of them is crawled there.
       if (!url.replace(SCHEME, "").startsWith(k.prefix.replace(SCHEME, "")))

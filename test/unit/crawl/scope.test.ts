@@ -47,6 +47,9 @@ test("scope kinds: domain, host, URL prefix", () => {
   const host = new CrawlScope("acme.com", { scope: "host" }, "docs.acme.com");
   expect(host.outside("https://docs.acme.com/x")).toBeNull();
   expect(host.outside("https://acme.com/x")).toBe("outside scope: host docs.acme.com");
+  const bareHost = new CrawlScope("acme.com", { scope: "host" }, "acme.com");
+  expect(bareHost.outside("https://www.acme.com/x")).toBeNull(); // www. and bare: one host
+  expect(bareHost.outside("https://docs.acme.com/x")).toBe("outside scope: host acme.com");
   const prefix = new CrawlScope("acme.com", { scope: "https://docs.acme.com/3/" });
   expect(prefix.outside("https://docs.acme.com/3/x")).toBeNull();
   expect(prefix.outside("https://docs.acme.com/2/x")).toBe(
