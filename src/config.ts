@@ -79,6 +79,7 @@ export const SETTINGS = {
   MAX_BODY_REQUEST_BYTES: { kind: int(1024), default: "16384", doc: "request body" },
   MAX_Q_CHARS: { kind: int(1), default: "1000", doc: "longest q" },
   CRAWL_RATE_PER_MINUTE: { kind: int(1), default: "30", doc: "crawl starts per key" },
+  FETCH_RATE_PER_MINUTE: { kind: int(1), default: "60", doc: "URL fetches per key" },
   EMBEDDINGS: { kind: { type: "bool" }, default: "true", doc: "vector search" },
   MODEL_DIR: { kind: { type: "string" }, default: "", doc: "model files" },
   EMBED_VARIANT: { kind: { type: "enum", values: ["int8", "fp32"] }, default: "int8", doc: "" },
@@ -148,6 +149,7 @@ export interface Config {
   readonly maxBodyRequestBytes: number;
   readonly maxQChars: number;
   readonly crawlRatePerMinute: number;
+  readonly fetchRatePerMinute: number;
   readonly embeddings: boolean;
   readonly modelDir: string;
   readonly embedVariant: "int8" | "fp32";
@@ -432,6 +434,7 @@ export function loadConfig(
     maxBodyRequestBytes: get("MAX_BODY_REQUEST_BYTES"),
     maxQChars: get("MAX_Q_CHARS"),
     crawlRatePerMinute: get("CRAWL_RATE_PER_MINUTE"),
+    fetchRatePerMinute: get("FETCH_RATE_PER_MINUTE"),
     embeddings: get("EMBEDDINGS"),
     modelDir: modelRoot,
     embedVariant: get("EMBED_VARIANT"),

@@ -37,7 +37,7 @@ export function toolError(err: ServiceError): CallToolResult {
   if (err.code === "conflict" && !("job_id" in err.problem())) hint = "";
   const retry = err.headers["Retry-After"];
   if (err.code === "rate_limited" && retry)
-    hint = `Too many crawl starts; call again in ${retry} s.`;
+    hint = `Too many ${err.message.includes("URL fetch") ? "URL fetches" : "crawl starts"}; call again in ${retry} s.`;
   const detail = err.message.replace(/\.$/, "");
   return {
     content: [{ type: "text", text: `${err.code}: ${detail}.${hint ? ` ${hint}` : ""}` }],

@@ -110,13 +110,16 @@ function pageLine(page: PageLine): string {
   return `- [${page.title ?? page.url}](${page.url}) · ${bits.join(" · ")}`;
 }
 
-export function contentText(list: ListEnvelope<PageLine>): string {
+export function contentText(
+  list: ListEnvelope<PageLine> & { partial?: { reason: string } },
+): string {
   const from = list.offset + 1;
   const to = list.offset + list.data.length;
   const shown = list.data.length ? `${from}-${to}` : "none";
   const next = to < list.total ? ` Next: offset=${to}.` : "";
+  const partial = list.partial ? ` Incomplete: ${list.partial.reason}.` : "";
   const head =
-    `${counted(list.total, "page")} match; ${shown} shown, sorted by ${list.sort}.${next} ${filtersLine(list.filters)}`.trim();
+    `${counted(list.total, "page")} match; ${shown} shown, sorted by ${list.sort}.${next}${partial} ${filtersLine(list.filters)}`.trim();
   return [head, ...list.data.map(pageLine)].join("\n");
 }
 
@@ -338,4 +341,40 @@ export function placedText(
   const what = member.created ? "placed on" : "already on";
   const reason = member.reason ? ` Reason: ${member.reason}.` : "";
   return `${member.domain} ${what} ${shelf} (placed by ${member.placed_by}).${reason}`;
+}
+
+/** read_url: title, URL, a facets line, then the markdown part and how to read on. */
+export function readUrlText(part: {
+  url: string;
+  title: string | null;
+  facets: {
+    type: string;
+    format: string;
+    audience: string;
+    locale: string | null;
+    topics: readonly string[];
+    words: number;
+    published: string | null;
+  };
+  markdown: string;
+  offset: number;
+  total_chars: number;
+  truncated: boolean;
+  next_offset: number | null;
+}): string {
+  const f = part.facets;
+  const lines = [
+    `# ${part.title ?? part.url}`,
+    `${part.url} (fetched now, not stored)`,
+    `Facets: type ${f.type}, format ${f.format}, audience ${f.audience}, locale ${f.locale ?? "unknown"}, topics ${f.topics.join(", ") || "none"}; ${number(f.words)} words; published ${f.published ?? "unknown"}.`,
+    "",
+    part.markdown,
+  ];
+  if (part.truncated) {
+    lines.push(
+      "",
+      `[truncated: characters ${part.offset}..${part.next_offset} of ${part.total_chars} shown; call again with offset=${part.next_offset} or a larger max_chars for more]`,
+    );
+  }
+  return lines.join("\n");
 }

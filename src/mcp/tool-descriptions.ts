@@ -5,7 +5,7 @@
 
 export const INSTRUCTIONS = `webcorpus serves an indexed corpus of company websites: pages as clean markdown with facets (type, format, audience, locale, topics, scores, words, published) and per-domain records.
 Typical flow: \`search\` (passages answering a question) or \`list_content\` (pages by facet filters) -> \`get_page_markdown\` for a page's text. \`list_facets\` gives the valid filter values and counts. \`get_domain\` tells how complete and fresh a company's pages are; \`get_domain_markdown\` bundles them into one document. Shelves group companies: \`list_collections\`, \`get_collection\`.
-With an API key (HTTP header \`Authorization: Bearer <key>\`): \`start_crawl\` indexes a new root domain (follow it with \`get_job\`), \`place_on_shelf\` files a company on a shelf.
+With an API key (HTTP header \`Authorization: Bearer <key>\`): \`start_crawl\` indexes a new root domain (follow it with \`get_job\`), \`place_on_shelf\` files a company on a shelf, \`read_url\` reads one URL now.
 Results are compact text for you to read; the full JSON of the HTTP API (GET /api/content, /api/search, …) is the structured content. A failed call is a tool error saying what to change.`;
 
 const KEY = "Needs an API key.";
@@ -32,6 +32,7 @@ export const DESCRIPTIONS = {
   list_facets:
     "Each facet's filter argument and values with page counts (in domains or a shelf). Use before filtering.",
   start_crawl: `${KEY} Crawl a company's domain and subdomains into the corpus (or scope: host, URL prefix; include/exclude: path globs). Returns a job_id for get_job; refused while one runs.`,
+  read_url: `${KEY} Fetch one public URL now (robots.txt obeyed) and read it as markdown with facets, not stored; at most max_chars, read on with offset.`,
   place_on_shelf: `${KEY} Put a company on a shelf with a reason, as placed by an agent; a new slug makes a shelf. A person's placement is never changed.`,
 } as const;
 
@@ -74,4 +75,5 @@ export const ARGUMENT_NOTES: Readonly<Record<string, string>> = {
   exclude: "",
   start: "",
   reason: "Why it belongs.",
+  url: "http(s) URL.",
 };

@@ -6,6 +6,7 @@ import { type TObject, type TSchema, Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import type { Config } from "../config.ts";
 import { AUDIENCE_VALUES, FORMAT_VALUES, TOPIC_VALUES, TYPE_VALUES } from "../facets/vocabulary.ts";
+import { fetchBody } from "../schemas/fetch.ts";
 import { boolField, intField, stringField } from "../schemas/fields.ts";
 import {
   bundleQuery,
@@ -24,6 +25,7 @@ import {
   CrawlAccepted,
   Domain,
   FacetList,
+  Facets,
   Job,
   listSchema,
   Member,
@@ -64,9 +66,10 @@ const markdownArgs = {
   ),
 };
 
-const MarkdownPart = (key: "page_id" | "domain") =>
+const MarkdownPart = (key: "page_id" | "domain" | "url", more: Record<string, TSchema> = {}) =>
   Type.Object({
     [key]: Type.String(),
+    ...more,
     markdown: Type.String({ description: "The text from offset, at most max_chars long." }),
     offset: Type.Integer({ minimum: 0 }),
     returned_chars: Type.Integer({ minimum: 0 }),
@@ -120,6 +123,7 @@ export function toolSchemas(config: Config) {
       LISTS,
     ),
     start_crawl: toolSchema(crawlBody(config)),
+    read_url: toolSchema(t.Object({ url: fetchBody.properties.url, ...markdownArgs })),
     place_on_shelf: toolSchema(
       t.Object({
         collection: stringField("collection", {
@@ -151,6 +155,10 @@ export function toolSchemas(config: Config) {
     get_job: Job,
     list_facets: FacetList,
     start_crawl: CrawlAccepted,
+    read_url: MarkdownPart("url", {
+      title: Type.Union([Type.String(), Type.Null()]),
+      facets: Facets,
+    }),
     place_on_shelf: Type.Composite([Member, Type.Object({ created: Type.Boolean() })]),
   } satisfies Record<keyof typeof args, TSchema>;
   return { args, results };
@@ -173,5 +181,6 @@ export const OUTPUT_FIELDS = {
   get_job: ["state", "progress", "coverage"],
   list_facets: ["data", "pages"],
   start_crawl: ["job_id", "state"],
+  read_url: ["markdown", "truncated"],
   place_on_shelf: ["domain", "placed_by", "created"],
 } as const satisfies Record<string, readonly string[]>;

@@ -16,11 +16,12 @@ import { domainRecord } from "../services/domains-service.ts";
 import { envelope } from "../services/envelope.ts";
 import { notImplemented } from "../services/errors.ts";
 import { facetList } from "../services/facets-service.ts";
+import { fetchUrl, urlFetching } from "../services/fetch-service.ts";
 import { withPrefix } from "../services/ids.ts";
 import { jobView, requireJob } from "../services/jobs-service.ts";
 import { checkSlug, joinList } from "../services/params.ts";
 import { search, searchRequest, textPages } from "../services/search-service.ts";
-import { answer, asJson, DEFAULT_MAX_CHARS, markdownResult } from "./results.ts";
+import { answer, asJson, clip, DEFAULT_MAX_CHARS, markdownResult } from "./results.ts";
 import {
   contentText,
   crawlText,
@@ -29,6 +30,7 @@ import {
   jobText,
   pageText,
   placedText,
+  readUrlText,
   searchText,
   shelfText,
   shelvesText,
@@ -112,15 +114,16 @@ export function toolTable(deps: AppDeps): Tool[] {
       return answer(searchText(data), data);
     }),
     define("list_content", {}, async (args, ctx) => {
-      const list = envelope(
-        await listContent(
-          store.read,
-          config,
-          args,
-          deps.search ? textPages({ config, db: store.read, ...deps.search }) : null,
-        ),
-        ctx.unrecognized,
+      const found = await listContent(
+        store.read,
+        config,
+        args,
+        deps.search ? textPages({ config, db: store.read, ...deps.search }) : null,
       );
+      const list = {
+        ...envelope(found, ctx.unrecognized),
+        ...(found.partial ? { partial: found.partial } : {}),
+      };
       return answer(contentText(list), list);
     }),
     define("get_page", {}, (args) => {
@@ -186,6 +189,17 @@ export function toolTable(deps: AppDeps): Tool[] {
       deps.onCrawlQueued?.();
       const data = { job_id: job.id, state: "queued", domain: job.domain };
       return answer(crawlText(data), data);
+    }),
+    define("read_url", { write: true }, async (args, ctx) => {
+      const { reader, limiter } = deps.fetching ?? urlFetching(config);
+      const view = await fetchUrl(reader, limiter, { url: args.url }, ctx.key?.id ?? null);
+      const part = {
+        url: view.url,
+        title: view.title,
+        facets: view.facets,
+        ...clip(view.markdown, args.offset ?? 0, args.max_chars ?? DEFAULT_MAX_CHARS),
+      };
+      return answer(readUrlText(part), part);
     }),
     define("place_on_shelf", { write: true }, (args) => {
       const slug = checkSlug(args.collection, "collection");

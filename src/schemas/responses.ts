@@ -143,6 +143,27 @@ export const SearchHit = t.Object({
   ),
 });
 
+/** Said while the search index of a domain in scope is rebuilding (search-service.ts). */
+export const PartialAnswer = t.Object(
+  {
+    reason: t.String(),
+    domains: t.Array(
+      t.Object({
+        domain: t.String(),
+        status: t.String({
+          examples: [
+            "search index corrupt, rebuilding from the database: 1200 of 3,370 pages back",
+          ],
+        }),
+      }),
+    ),
+  },
+  {
+    description:
+      "Present only while the search index of a domain in scope is being rebuilt from the database: its pages may be missing from the hits until then.",
+  },
+);
+
 export const SearchResult = t.Object(
   {
     data: t.Array(SearchHit),
@@ -150,27 +171,7 @@ export const SearchResult = t.Object(
     mode: t.String(),
     limit: Type.Integer(),
     filters: filtersSchema(Applied.search),
-    partial: t.Optional(
-      t.Object(
-        {
-          reason: t.String(),
-          domains: t.Array(
-            t.Object({
-              domain: t.String(),
-              status: t.String({
-                examples: [
-                  "search index corrupt, rebuilding from the database: 1200 of 3,370 pages back",
-                ],
-              }),
-            }),
-          ),
-        },
-        {
-          description:
-            "Present only while the search index of a domain in scope is being rebuilt from the database: its pages may be missing from the hits until then.",
-        },
-      ),
-    ),
+    partial: t.Optional(PartialAnswer),
   },
   { examples: [searchExample] },
 );

@@ -11,6 +11,7 @@ import { contentRoutes } from "./routes/content.ts";
 import { crawlRoutes } from "./routes/crawl.ts";
 import { domainsRoutes } from "./routes/domains.ts";
 import { facetsRoutes } from "./routes/facets.ts";
+import { fetchRoutes } from "./routes/fetch.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
 import { searchRoutes } from "./routes/search.ts";
 import { versionHeader } from "./version.ts";
@@ -75,6 +76,7 @@ export function createApp(deps: AppDeps) {
     .use(domainsRoutes(deps))
     .use(collectionsRoutes(deps))
     .use(crawlRoutes(deps))
+    .use(fetchRoutes(deps))
     .use(mcpRoutes(deps)) as unknown as Elysia;
   return app;
 }

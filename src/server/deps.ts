@@ -1,5 +1,6 @@
 import type { Config } from "../config.ts";
 import type { Store } from "../db/client.ts";
+import type { UrlFetching } from "../services/fetch-service.ts";
 import type { RateLimiter } from "../services/rate-limiter.ts";
 import type { SearchDeps } from "../services/search-service.ts";
 
@@ -12,6 +13,8 @@ export interface AppDeps {
   readonly embeddingBacklog: ((jobId: string) => number) | null;
   /** The search index; null when this process serves no search (answers 501). */
   readonly search: Omit<SearchDeps, "config" | "db"> | null;
+  /** One-URL fetching (POST /api/fetch, read_url); by default one per configuration. */
+  readonly fetching?: UrlFetching;
   /** Called after a crawl is queued (wakes the crawl scheduler). */
   readonly onCrawlQueued?: () => void;
 }

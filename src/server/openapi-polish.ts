@@ -7,6 +7,7 @@
  */
 
 import { bundleMarkdownExample } from "../schemas/examples.ts";
+import { fetchedMarkdownExample } from "../schemas/fetch.ts";
 import { plainSchema } from "../schemas/json-schema.ts";
 import {
   type ExampleOperation,
@@ -24,15 +25,20 @@ const STATUS_TEXT: Readonly<Record<string, string>> = {
   409: "Conflict",
   413: "Body too large",
   415: "Body is not application/json",
+  422: "Fetched, but not an HTML page the crawler indexes (another content type, noindex)",
   429: "Rate limited (Retry-After says when to try again)",
   500: "Internal error (logged; no details are sent)",
+  451: "robots.txt disallows the URL for our user agent (or could not be read)",
   501: "Not available on this server: it runs without a search index",
+  502: "The site gave no page (timeout, DNS, TLS, 4xx/5xx, too many redirects, too large)",
 };
 
 const MARKDOWN_PATHS = new Set(["/api/domains/{root_domain}/content.md"]);
 const PNG_PATHS = new Set(["/api/content/{page_id}/screenshot.png"]);
 /** Served by one route with its markdown twin (`{page_id}.md`, documented on its own). */
 const JSON_ONLY_PATHS = new Set(["/api/content/{page_id}"]);
+/** JSON, or markdown for `Accept: text/markdown`. */
+const JSON_OR_MARKDOWN_PATHS = new Set(["/api/fetch"]);
 
 interface Response {
   description?: string;
@@ -95,6 +101,23 @@ export function polishDocument<T extends { paths?: Paths }>(doc: T, limits: Prob
           responses[status] = {
             description: "The screenshot (1280x800 PNG)",
             content: { "image/png": { schema: { type: "string", contentMediaType: "image/png" } } },
+          };
+        } else if (status.startsWith("2") && JSON_OR_MARKDOWN_PATHS.has(path)) {
+          const schema = response.content?.["application/json"]?.schema as
+            | { anyOf?: { type?: string; description?: string }[] }
+            | undefined;
+          const object = (schema?.anyOf?.find((s) => s.type !== "string") ?? schema) as
+            | { description?: string }
+            | undefined;
+          responses[status] = {
+            description: `${object?.description ?? "The page"}; markdown with a YAML frontmatter for Accept: text/markdown`,
+            content: {
+              "application/json": { schema: object },
+              "text/markdown; charset=utf-8": {
+                schema: { type: "string" },
+                example: fetchedMarkdownExample,
+              },
+            },
           };
         } else if (status.startsWith("2") && JSON_ONLY_PATHS.has(path)) {
           const schema = response.content?.["application/json"]?.schema as

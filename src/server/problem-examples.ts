@@ -24,6 +24,7 @@ import { bodyTooLarge, notJson } from "./json-body.ts";
 export interface ProblemLimits {
   readonly maxBodyRequestBytes: number;
   readonly crawlRatePerMinute: number;
+  readonly fetchRatePerMinute: number;
 }
 
 export interface SchemaNode {
@@ -77,6 +78,8 @@ function missing(path: string, op: ExampleOperation): ServiceError {
 }
 
 const readOnlyKey = { scopes: "read" } as KeyRecord;
+const FETCH_PATH = "/api/fetch";
+const FETCHED = "https://www.postgresql.org/docs/15/sql-createindex.html";
 
 export function problemExample(
   status: string,
@@ -106,8 +109,31 @@ export function problemExample(
       case "415":
         return notJson();
       case "429":
-        return rateLimited(limits.crawlRatePerMinute, 60);
+        return path === FETCH_PATH
+          ? rateLimited(limits.fetchRatePerMinute, 60, ["URL fetch", "URL fetches"])
+          : rateLimited(limits.crawlRatePerMinute, 60);
+      case "422":
+        return new ServiceError(
+          "not_a_page",
+          `${FETCHED}.pdf: notHtml: content type application/pdf: not a page the crawler indexes`,
+          { extra: { bucket: "notHtml" } },
+        );
+      case "451":
+        return new ServiceError(
+          "robots_disallowed",
+          `${FETCHED}: disallowed by robots.txt for user agent webcorpus`,
+          { extra: { robots_url: "https://www.postgresql.org/robots.txt" } },
+        );
+      case "502":
+        return new ServiceError("fetch_failed", `${FETCHED}: serverError: HTTP 503`, {
+          extra: { bucket: "serverError", upstream_status: 503 },
+        });
       case "501":
+        if (path === FETCH_PATH)
+          return new ServiceError(
+            "not_implemented",
+            "store: storing a fetched page is not implemented yet; fetch with store=false, or crawl the domain (POST /api/crawl)",
+          );
         return path === "/api/content"
           ? notImplemented("full-text q on /api/content on this server (it has no search index)")
           : notImplemented("search on this server (it has no search index)");

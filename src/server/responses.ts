@@ -10,7 +10,7 @@ import { problemSchema } from "../schemas/responses.ts";
  */
 export const models = new Elysia({ name: "models" }).model({ Problem: problemSchema() });
 
-const STATUSES = [400, 401, 403, 404, 405, 409, 413, 415, 429, 500, 501] as const;
+const STATUSES = [400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 451, 500, 501, 502] as const;
 type Status = (typeof STATUSES)[number];
 
 /** `{200: schema, 400: "Problem", 500: "Problem", …}`; 400 and 500 are on every route. */

@@ -1,4 +1,5 @@
 /** Pages: the faceted list, one page as JSON, one page as markdown with frontmatter. */
+
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import {
@@ -30,6 +31,7 @@ import {
   parsePublishedAfter,
   splitList,
 } from "./params.ts";
+import type { PartialAnswer } from "./search-service.ts";
 
 /** The raw arguments of a page list, as the HTTP query or the MCP tool gives them. */
 export interface ContentArgs {
@@ -127,9 +129,12 @@ export function contentFilter(config: Config, args: ContentArgs) {
 
 /**
  * Page ids matching `q` by full text, best first, within the filter's companies (at most
- * `MAX_Q_PAGES` of them); null when this server has no search index.
+ * `MAX_Q_PAGES` of them), and whether a shard in scope is rebuilding; null when this server has
+ * no search index.
  */
-export type TextPages = ((q: string, filter: PageFilter) => Promise<string[]>) | null;
+export type TextPages =
+  | ((q: string, filter: PageFilter) => Promise<{ ids: string[]; partial: PartialAnswer | null }>)
+  | null;
 
 export async function listContent(
   db: Db,
@@ -145,17 +150,13 @@ export async function listContent(
   const limit = args.limit ?? 20;
   const offset = args.offset ?? 0;
   let result: { rows: PageRow[]; total: number };
+  let partial: PartialAnswer | null = null;
   if (q) {
     if (!textPages)
       throw notImplemented("full-text q on /api/content on this server (it has no search index)");
-    result = listRankedPages(
-      db,
-      filter,
-      await textPages(q, filter),
-      sort as PageSort | "relevance",
-      limit,
-      offset,
-    );
+    const ranked = await textPages(q, filter);
+    partial = ranked.partial;
+    result = listRankedPages(db, filter, ranked.ids, sort as PageSort | "relevance", limit, offset);
   } else {
     result = listPages(db, filter, sort as PageSort, limit, offset);
   }
@@ -167,6 +168,7 @@ export async function listContent(
     offset,
     sort,
     applied: q ? { q, ...echo } : echo,
+    ...(partial ? { partial } : {}),
   };
 }
 

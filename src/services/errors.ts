@@ -13,9 +13,12 @@ export const PROBLEMS = {
   conflict: ["Conflict", 409],
   payload_too_large: ["Payload too large", 413],
   unsupported_media_type: ["Unsupported media type", 415],
+  not_a_page: ["Not a page", 422],
   rate_limited: ["Too many requests", 429],
+  robots_disallowed: ["Disallowed by robots.txt", 451],
   internal: ["Internal error", 500],
   not_implemented: ["Not implemented", 501],
+  fetch_failed: ["Fetch failed", 502],
 } as const satisfies Record<string, readonly [string, number]>;
 
 export type ProblemCode = keyof typeof PROBLEMS;

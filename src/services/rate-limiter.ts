@@ -1,11 +1,19 @@
 import { counted } from "../plural.ts";
 import { ServiceError } from "./errors.ts";
 
-/** The 429 for a key past its crawl starts; `retry` seconds until one is free. */
-export function rateLimited(perMinute: number, retry: number): ServiceError {
+/** What a limiter counts: singular and plural. */
+export type Noun = readonly [string, string];
+const CRAWL_STARTS: Noun = ["crawl start", "crawl starts"];
+
+/** The 429 for a key past its crawl starts (or `what`); `retry` seconds until one is free. */
+export function rateLimited(
+  perMinute: number,
+  retry: number,
+  what: Noun = CRAWL_STARTS,
+): ServiceError {
   return new ServiceError(
     "rate_limited",
-    `at most ${counted(perMinute, "crawl start")} per minute per key`,
+    `at most ${counted(perMinute, what[0], what[1])} per minute per key`,
     {
       headers: { "Retry-After": String(retry) },
     },
@@ -20,10 +28,17 @@ export class RateLimiter {
   readonly #perMinute: number;
   readonly #hits = new Map<string, number[]>();
   readonly #now: () => number;
+  readonly #what: Noun;
 
-  constructor(perMinute: number, now: () => number = () => performance.now()) {
+  /** `what` names the counted action in the 429 ("crawl start", "URL fetch"). */
+  constructor(
+    perMinute: number,
+    now: () => number = () => performance.now(),
+    what: Noun = CRAWL_STARTS,
+  ) {
     this.#perMinute = perMinute;
     this.#now = now;
+    this.#what = what;
   }
 
   /** Takes one start now, or throws 429 with the seconds until one is free. */
@@ -34,7 +49,7 @@ export class RateLimiter {
     const oldest = hits[0];
     if (hits.length >= this.#perMinute && oldest !== undefined) {
       const retry = Math.max(1, Math.ceil((60_000 - (now - oldest)) / 1000));
-      throw rateLimited(this.#perMinute, retry);
+      throw rateLimited(this.#perMinute, retry, this.#what);
     }
     hits.push(now);
     return now;

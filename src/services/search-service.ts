@@ -4,7 +4,7 @@ import type { Config } from "../config.ts";
 import { storedDomains } from "../db/chunks-repo.ts";
 import type { Db } from "../db/client.ts";
 import { shelfMembers } from "../db/collections-repo.ts";
-import { type PageFilter, pageHeads } from "../db/pages-repo.ts";
+import { pageHeads } from "../db/pages-repo.ts";
 import { TOPIC_VALUES, TYPE_VALUES } from "../facets/vocabulary.ts";
 import { counted } from "../plural.ts";
 import type { SearchMode } from "../schemas/params.ts";
@@ -12,6 +12,7 @@ import { anchorsOnly } from "../search/link-anchors.ts";
 import type { ShardRegistry } from "../search/shard-registry.ts";
 import { searchShards } from "../search/shard-search.ts";
 import { requireShelf } from "./collections-service.ts";
+import type { TextPages } from "./content-service.ts";
 import { ServiceError } from "./errors.ts";
 import {
   applied,
@@ -127,13 +128,14 @@ function scopeDomains(db: Db, domains: readonly string[], collection: string | n
  * Page ids matching `q` by full text, best first (a page ranks by its best chunk), within the
  * filter's companies: what `q` on /api/content ranks by.
  */
-export function textPages(deps: SearchDeps): (q: string, filter: PageFilter) => Promise<string[]> {
+export function textPages(deps: SearchDeps): NonNullable<TextPages> {
   return async (q, filter) => {
+    const domains = scopeDomains(deps.db, filter.domains, filter.collection);
     const hits = await searchShards(deps.registry, {
       q,
       mode: "text",
       vector: null,
-      domains: scopeDomains(deps.db, filter.domains, filter.collection),
+      domains,
       filters: {
         types: filter.types,
         locales: filter.locales,
@@ -142,7 +144,7 @@ export function textPages(deps: SearchDeps): (q: string, filter: PageFilter) => 
       },
       limit: MAX_Q_CHUNKS,
     });
-    return [...new Set(hits.map((h) => h.pageId))];
+    return { ids: [...new Set(hits.map((h) => h.pageId))], partial: partialOf(deps, domains) };
   };
 }
 

@@ -15,6 +15,7 @@ export const TOOL_NAMES = [
   "list_content",
   "list_facets",
   "place_on_shelf",
+  "read_url",
   "search",
   "start_crawl",
 ] as const;

@@ -29,7 +29,7 @@ const READ_TOOLS = [
   "get_job",
   "list_facets",
 ];
-const WRITE_TOOLS = ["start_crawl", "place_on_shelf"];
+const WRITE_TOOLS = ["start_crawl", "read_url", "place_on_shelf"];
 
 let api: TestApp;
 let corpus: BuiltCorpus;
@@ -68,7 +68,7 @@ function problemOf(
   return problem;
 }
 
-test("initialize and list the twelve tools, with JSON Schemas from the HTTP API's", async () => {
+test("initialize and list the thirteen tools, with JSON Schemas from the HTTP API's", async () => {
   const client = await connect(mcp);
   try {
     expect(client.getServerVersion()?.name).toBe("webcorpus");
@@ -675,7 +675,7 @@ describe("the HTTP layer", () => {
     expect(note.status).toBe(202);
     const listed = await postRaw(mcp, { jsonrpc: "2.0", id: 2, method: "tools/list" }, headers);
     expect(listed.status).toBe(200);
-    expect(((await listed.json()) as Json).result.tools.length).toBe(12);
+    expect(((await listed.json()) as Json).result.tools.length).toBe(13);
     const unknown = await postRaw(
       mcp,
       { jsonrpc: "2.0", id: 3, method: "tools/list" },

@@ -150,6 +150,11 @@ test("a search of a domain whose shard is rebuilding says so, and stops saying s
     },
   ]);
   expect(during.partial?.reason).toContain("results may miss pages");
+  const content = async () =>
+    (await (
+      await app.handle(new Request(`http://localhost/api/content?q=team+plan&domain=${DOMAIN}`))
+    ).json()) as { partial?: { domains: { domain: string }[] } };
+  expect((await content()).partial?.domains.map((d) => d.domain)).toEqual([DOMAIN]);
   const record = async () =>
     (
       (await (await app.handle(new Request(`http://localhost/api/domains/${DOMAIN}`))).json()) as {
@@ -165,5 +170,6 @@ test("a search of a domain whose shard is rebuilding says so, and stops saying s
   const after = await search();
   expect(after.partial).toBeUndefined();
   expect(await record()).toEqual({ state: "ready", detail: null });
+  expect((await content()).partial).toBeUndefined();
   expect(after.data.length).toBeGreaterThan(0);
 });

@@ -74,7 +74,7 @@ async function inspector(...args: string[]): Promise<{ out: string; err: string 
   return { out, err };
 }
 
-test("the Inspector lists the twelve tools and its strict lint finds nothing", async () => {
+test("the Inspector lists the thirteen tools and its strict lint finds nothing", async () => {
   const { out, err } = await inspector("--method", "tools/list", "--strict");
   const listed = JSON.parse(out.slice(0, out.lastIndexOf("}") + 1)) as {
     tools: { name: string; inputSchema: { type: string }; outputSchema?: { type: string } }[];

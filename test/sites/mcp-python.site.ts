@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { ACME, GLOBEX, SHELF } from "../helpers/corpus.ts";
 import { type LiveServer, live } from "../helpers/live.ts";
 import { TOOL_NAMES } from "../helpers/mcp.ts";
+import { article, serveSite, type TestSite } from "../helpers/site.ts";
 
 setDefaultTimeout(120_000);
 
@@ -57,6 +58,8 @@ async function run(cmd: string[], what: string): Promise<void> {
 }
 
 let srv: LiveServer;
+/** The site read_url reads, reached through WEBCORPUS_CONNECT_TO. */
+let site: TestSite;
 let steps: Step[] = [];
 let exitCode: number | null = null;
 let stderr = "";
@@ -76,7 +79,15 @@ beforeAll(async () => {
     );
     expect(installedVersion()).toBe(VERSION);
   }
-  srv = live({ EMBEDDINGS: "false", CRAWL_RATE_PER_MINUTE: "1000000" });
+  site = serveSite("initech.test", {
+    "/about": article("About Initech", "<p>Initech makes TPS report software.</p>"),
+  });
+  srv = live({
+    EMBEDDINGS: "false",
+    CRAWL_RATE_PER_MINUTE: "1000000",
+    CONNECT_TO: site.connectTo(),
+    CONNECT_TO_ONLY: "true",
+  });
   await srv.api.attachSearch();
   const facts = {
     domain: ACME,
@@ -85,6 +96,7 @@ beforeAll(async () => {
     query: "databases",
     new_domain: "hooli.test",
     shelf_domain: GLOBEX,
+    read_url: "http://initech.test/about",
   };
   const proc = Bun.spawn([PYTHON, SCRIPT, `${srv.base}/api/mcp`, JSON.stringify(facts)], {
     stdout: "pipe",
@@ -106,11 +118,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await srv?.close();
+  await site?.stop();
 });
 
 const failures = () => steps.filter((s) => !s.ok);
 
-test("the Python SDK initializes and lists the twelve tools", () => {
+test("the Python SDK initializes and lists the thirteen tools", () => {
   // A session that failed to start leaves one step, "session", with the error.
   expect(steps.slice(0, 2)).toMatchObject([
     { tool: "initialize", ok: true },

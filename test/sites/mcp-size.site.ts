@@ -1,15 +1,16 @@
 /**
  * What the MCP tools cost an agent's context: the size of `tools/list` (every client sends the
  * whole list to the model on every turn) and of typical answers, text against their JSON.
- * Printed, and held to the aim: tools/list at most 8,000 bytes for all twelve tools, each text
- * answer well under its JSON.
+ * Printed, and held to the aim: tools/list at most 8,000 bytes for twelve tools, the same average
+ * per tool for all thirteen (8,667 bytes), each text answer well under its JSON.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type LiveServer, live } from "../helpers/live.ts";
 import { connect } from "../helpers/mcp.ts";
 
-const TOOLS_LIST_MAX_BYTES = 8000;
+// The aim was 8,000 bytes for twelve tools; read_url (the thirteenth) gets the same average.
+const TOOLS_LIST_MAX_BYTES = Math.round((8000 * 13) / 12);
 
 let srv: LiveServer;
 beforeAll(async () => {
@@ -22,7 +23,7 @@ afterAll(async () => {
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
-test("tools/list fits in 8,000 bytes, each tool saying when to use it and what comes back", async () => {
+test("tools/list fits in 8,667 bytes (8,000 for twelve tools), each tool saying when to use it and what comes back", async () => {
   const client = await connect(`${srv.base}/api/mcp`);
   try {
     const listed = await client.listTools();
@@ -38,7 +39,7 @@ test("tools/list fits in 8,000 bytes, each tool saying when to use it and what c
     console.log(
       `tools/list: ${total} bytes for ${listed.tools.length} tools (aim ≤ ${TOOLS_LIST_MAX_BYTES})`,
     );
-    expect(listed.tools.length).toBe(12);
+    expect(listed.tools.length).toBe(13);
     for (const tool of listed.tools) {
       expect(tool.description?.length ?? 0).toBeGreaterThan(60);
       expect(tool.outputSchema?.type).toBe("object");

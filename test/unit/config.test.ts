@@ -41,6 +41,7 @@ test("the defaults are the reference's", () => {
     maxBodyRequestBytes: 16_384,
     maxQChars: 1000,
     crawlRatePerMinute: 30,
+    fetchRatePerMinute: 60,
     embeddings: true,
     workerJobs: 4,
     jobLeaseS: 60,

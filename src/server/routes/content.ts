@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { pageListExample } from "../../schemas/examples.ts";
 import { contentQuery, pageIdParams, pageQuery } from "../../schemas/params.ts";
-import { Applied, listSchema, Page, PageSummary } from "../../schemas/responses.ts";
+import { Applied, listSchema, Page, PageSummary, PartialAnswer } from "../../schemas/responses.ts";
 import {
   listContent,
   pageJson,
@@ -14,7 +14,7 @@ import { textPages } from "../../services/search-service.ts";
 import { auth } from "../auth.ts";
 import type { AppDeps } from "../deps.ts";
 import { unrecognized } from "../query.ts";
-import { models, responses } from "../responses.ts";
+import { described, models, responses } from "../responses.ts";
 
 export const MARKDOWN = "text/markdown; charset=utf-8";
 /** What Elysia answers for an object; page reads answer their JSON text with the same. */
@@ -31,24 +31,31 @@ export function contentRoutes(deps: AppDeps) {
     .use(auth(store.read, config.publicReads))
     .get(
       "/api/content",
-      async ({ query: args, request }) =>
-        envelope(
-          await listContent(
-            store.read,
-            config,
-            args,
-            deps.search ? textPages({ config, db: store.read, ...deps.search }) : null,
-          ),
-          unrecognized(request, query),
-        ),
+      async ({ query: args, request }) => {
+        const list = await listContent(
+          store.read,
+          config,
+          args,
+          deps.search ? textPages({ config, db: store.read, ...deps.search }) : null,
+        );
+        return {
+          ...envelope(list, unrecognized(request, query)),
+          ...(list.partial ? { partial: list.partial } : {}),
+        };
+      },
       {
         auth: "read",
         query,
         response: responses(
           {
-            200: listSchema(PageSummary, "Pages matching the filters", Applied.content, [
+            200: described(
+              t.Composite([
+                listSchema(PageSummary, "Pages matching the filters", Applied.content),
+                t.Object({ partial: t.Optional(PartialAnswer) }),
+              ]),
+              "Pages matching the filters; `partial` while a search index in scope rebuilds (with q)",
               pageListExample,
-            ]),
+            ),
           },
           401,
           404,

@@ -136,6 +136,7 @@ async def main(url: str, key: str, facts: dict[str, str]) -> None:
         await call("get_job", {"job_id": facts["job_id"]})
 
         await call("start_crawl", {"domain": facts["new_domain"], "max_pages": 5})
+        await call("read_url", {"url": facts["read_url"], "max_chars": 500})
         await call(
             "place_on_shelf",
             {"collection": slug, "domain": facts["shelf_domain"], "reason": "makes rockets"},
@@ -174,6 +175,7 @@ CALLED = {
     "search",
     "get_job",
     "start_crawl",
+    "read_url",
     "place_on_shelf",
 }
 
