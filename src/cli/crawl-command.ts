@@ -59,6 +59,10 @@ export async function crawlCommand(argv: string[]): Promise<number> {
       refresh: { type: "boolean", default: false },
       force: { type: "boolean", default: false },
       shots: { type: "string", default: "0" },
+      scope: { type: "string" },
+      include: { type: "string", multiple: true },
+      exclude: { type: "string", multiple: true },
+      start: { type: "string", multiple: true },
       json: { type: "boolean", default: false },
     },
     allowPositionals: true,
@@ -81,6 +85,10 @@ export async function crawlCommand(argv: string[]): Promise<number> {
       refresh: values.refresh,
       force: values.force,
       shots: int("shots", values.shots),
+      ...(values.scope === undefined ? {} : { scope: values.scope }),
+      ...(values.include ? { include: values.include } : {}),
+      ...(values.exclude ? { exclude: values.exclude } : {}),
+      ...(values.start ? { start: values.start } : {}),
     });
     if (request.budget < 1 || request.budget > config.maxBudget) {
       throw new CliError(`error: --budget: must be from 1 to ${config.maxBudget}`);

@@ -2,7 +2,9 @@
  * Each command's usage (printed with a usage error) and its help (`--help`: the usage, then every
  * option in a line), apart from the commands so that `--help` loads none of them.
  */
-export const CRAWL_USAGE = `usage: webcorpus crawl DOMAIN [--budget N] [--refresh] [--force] [--shots N] [--json]`;
+export const CRAWL_USAGE = `usage: webcorpus crawl DOMAIN [--budget N] [--refresh] [--force] [--shots N]
+                       [--scope domain|host|URL] [--include GLOB]... [--exclude GLOB]...
+                       [--start URL]... [--json]`;
 
 export const CRAWL_HELP = `${CRAWL_USAGE}
 
@@ -12,12 +14,20 @@ internet access; to crawl a local copy, see WEBCORPUS_CONNECT_TO in docs/configu
 Ctrl-C cancels the job; a second Ctrl-C leaves at once and hands the job to \`webcorpus serve\`.
 
 options:
-  --budget N     most pages to fetch (default: WEBCORPUS_DEFAULT_BUDGET, 500)
-  --refresh      fetch pages already indexed again, with conditional requests (ETag, Last-Modified)
-  --force        fetch unconditionally and re-index unchanged pages; start even if crawled recently
-  --shots N      take screenshots of up to N pages, home page and most cited first (default 0)
-  --json         print the whole job view at the end instead of the summary
-  -h, --help     show this help`;
+  --budget N      most pages to fetch (default: WEBCORPUS_DEFAULT_BUDGET, 500)
+  --refresh       fetch pages already indexed again, with conditional requests (ETag, Last-Modified)
+  --force         fetch unconditionally and re-index unchanged pages; start even if crawled recently
+  --shots N       take screenshots of up to N pages, home page and most cited first (default 0)
+  --scope S       what to crawl: domain (the registrable domain and its subdomains; default), host
+                  (only the host the crawl starts on) or a URL prefix such as
+                  https://docs.python.org/3/ (only URLs under it)
+  --include GLOB  follow only URLs whose path (or path?query) matches one such glob (repeatable):
+                  * within a segment, ** across them; /blog/** (no leading /: at any depth)
+  --exclude GLOB  skip URLs matching the glob, e.g. '**/genindex*' (repeatable)
+  --start URL     start here instead of the home page (repeatable; inside the scope); start URLs
+                  are fetched even if --include/--exclude refuse them, the links found are not
+  --json          print the whole job view at the end instead of the summary
+  -h, --help      show this help`;
 
 export const INSPECT_USAGE = `usage: webcorpus inspect URL [--header NAME:VALUE]... [--explain] [--compact]
        webcorpus inspect FILE --url URL [--header NAME:VALUE]... [--explain] [--compact]`;

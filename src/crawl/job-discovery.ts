@@ -4,11 +4,12 @@
  * before any page so that their `lastmod` dates the pages that state none.
  */
 import { knownPageUrls, saveSitemap, setDomainEntry, setDomainRobots } from "../db/crawl-repo.ts";
+import { updateJob } from "../db/jobs-repo.ts";
 import { recordDiscovery, type UrlEntry } from "../db/ledger-repo.ts";
 import { isoNow } from "../services/clock.ts";
 import { entry, type JobRun } from "./job-run.ts";
 import { readSitemaps } from "./sitemap-reader.ts";
-import { inScope } from "./urls.ts";
+import { inScope, urlHost } from "./urls.ts";
 
 /** Origins to try, in order; a host the operator mapped (CONNECT_TO) only on the ports mapped. */
 export function entryCandidates(run: JobRun): string[] {
@@ -57,15 +58,35 @@ export async function discover(run: JobRun): Promise<void> {
     return;
   }
   const home = `${entryOrigin}/`;
-  run.info.entry_url = home;
+  const kind = run.scope.kind;
+  if (kind.kind === "host" && kind.host === null) {
+    const host = urlHost(entryOrigin) ?? run.domain;
+    run.scope = run.scope.onHost(host);
+    run.info.scope_host = host;
+    // Kept at once: a job resumed after a crash holds to the same host.
+    updateJob(run.db, run.job.id, { info: JSON.stringify(run.info) });
+  }
+  // Start URLs when given, else the scope's prefix, else the home page.
+  const starts = run.params.start?.length
+    ? run.params.start
+    : kind.kind === "prefix"
+      ? [prefixStart(kind.prefix, entryOrigin)]
+      : [home];
+  run.info.entry_url = starts[0] ?? home;
   setDomainEntry(run.db, run.domain, home);
-  const seeds: UrlEntry[] = [entry(home, 0, "entry")];
+  const seeds: UrlEntry[] = starts.map((url) => entry(url, 0, "entry"));
   if (run.params.refresh || run.params.force) {
     for (const url of knownPageUrls(run.db, run.domain))
       seeds.push(entry(url, 1, "known", "pending", null, null, 1));
   }
   run.add(seeds);
   await sitemaps(run, entryOrigin);
+}
+
+/** The prefix on the entry origin when it is the prefix's host (the scheme that answered). */
+function prefixStart(prefix: string, entryOrigin: string): string {
+  const p = new URL(prefix);
+  return new URL(entryOrigin).host === p.host ? `${entryOrigin}${p.pathname}` : prefix;
 }
 
 async function sitemaps(run: JobRun, origin: string): Promise<void> {

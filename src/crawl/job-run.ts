@@ -21,6 +21,7 @@ import type { Fetcher } from "./fetcher.ts";
 import { Frontier, priorityFor } from "./frontier.ts";
 import type { HostThrottle } from "./politeness.ts";
 import type { RobotsReader } from "./robots-cache.ts";
+import { CrawlScope } from "./scope.ts";
 import type { TrapGuard } from "./trap-guard.ts";
 import { inScope, nonPageExtension, normalizeUrl, pageId, urlHost } from "./urls.ts";
 import type { CrawlPool } from "./worker-pool.ts";
@@ -59,6 +60,8 @@ export class JobRun {
   readonly params: JobParams;
   readonly domain: string;
   readonly frontier = new Frontier();
+  /** Scope, include and exclude (scope.ts); a `host` scope learns its host at discovery. */
+  scope: CrawlScope;
   /** URLs in this job's ledger. */
   readonly known: Set<string>;
   /** URLs taken from the frontier: never fetched twice. */
@@ -109,6 +112,8 @@ export class JobRun {
     this.known = known;
     this.fetched = fetched;
     this.info = JSON.parse(job.info) as Record<string, unknown>;
+    const host = this.info.scope_host;
+    this.scope = new CrawlScope(job.domain, this.params, typeof host === "string" ? host : null);
     this.simhashes = new SimhashIndex(simhashes.map(([id, h]) => [id, BigInt(`0x${h}`)] as const));
   }
 
@@ -142,14 +147,19 @@ export class JobRun {
     setUrl(this.db, this.job.id, url, bucket, reason, update);
   }
 
-  /** Adds URLs the job did not know: trap-checked, recorded in the ledger, queued if pending. */
+  /**
+   * Adds URLs the job did not know: scope- and trap-checked (`filtered` with the reason when
+   * refused; an entry is held to the scope only, not to the patterns), recorded in the ledger,
+   * queued if pending.
+   */
   add(entries: UrlEntry[]): void {
     const fresh: UrlEntry[] = [];
     for (const e of entries) {
       if (this.known.has(e.url)) continue;
       this.known.add(e.url);
       if (e.bucket === "pending") {
-        const reason = this.traps.check(e.url, e.depth);
+        const reason =
+          this.scope.refusal(e.url, e.source === "entry") ?? this.traps.check(e.url, e.depth);
         if (reason) {
           e.bucket = "filtered";
           e.reason = reason;

@@ -12,12 +12,13 @@ import {
   sql,
 } from "drizzle-orm";
 import { BUCKETS } from "../crawl/buckets.ts";
+import type { ScopeParams } from "../crawl/scope.ts";
 import type { Db } from "./client.ts";
 import { domains, type JobState, jobs, jobUrls } from "./schema.ts";
 
 export type JobRow = typeof jobs.$inferSelect;
 
-export interface JobParams {
+export interface JobParams extends ScopeParams {
   readonly budget: number;
   readonly refresh: boolean;
   readonly force: boolean;

@@ -71,6 +71,14 @@ function compactProperty(name: string, schema: Json): Json {
     if (!KEEP.has(key) || key === "description" || value === UNBOUNDED) continue;
     if ((key === "minimum" || key === "maximum") && UNBOUNDED_ARGS.has(name)) continue;
     if (key === "default" && (value === false || value === 0)) continue; // what absence means
+    // A list's items: their values when they have a vocabulary; strings of any kind (globs,
+    // URLs) go, as their length caps do: the argument's name and note say what they are.
+    if (key === "items" && value !== null && typeof value === "object") {
+      const { type, enum: values } = value as Json;
+      if (values !== undefined) out.items = { type, enum: values };
+      else if (type !== "string") out.items = { type };
+      continue;
+    }
     out[key] = value;
   }
   return withDescription(out, description);

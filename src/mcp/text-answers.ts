@@ -175,8 +175,10 @@ export function domainText(record: DomainRecord): string {
   const estimate = c.estimate
     ? ` The site has an estimated ${c.estimate.low}-${c.estimate.high} public pages (confidence ${c.estimate.confidence}).`
     : "";
+  // A crawl narrower than the domain says what its counts cover.
+  const scope = c.scope && c.scope.kind !== "domain" ? ` Scope: ${c.scope.label}.` : "";
   lines.push(
-    `Coverage: ${number(c.indexed)} pages indexed of ${number(c.known)} URLs known.${estimate}`,
+    `Coverage: ${number(c.indexed)} pages indexed of ${number(c.known)} URLs known.${estimate}${scope}`,
   );
   if (c.job_id) {
     lines.push(

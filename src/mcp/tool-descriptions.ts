@@ -18,9 +18,9 @@ export const DESCRIPTIONS = {
   get_page:
     "A page's metadata (facets, scores, shelves, citing pages), then its markdown unless markdown=false. For long text use get_page_markdown.",
   get_page_markdown:
-    "A page's text as markdown with a YAML frontmatter, at most max_chars; the end says the offset to read on.",
+    "A page's text as markdown with YAML frontmatter, at most max_chars; the end says the offset to read on.",
   get_domain:
-    "How complete and fresh a company's corpus is: pages indexed and known, estimated site size, errors, locales, changes, linked domains. full=true: all of it.",
+    "How complete and fresh a company's corpus is: pages indexed and known, estimated site size, errors, locales, changes, linked domains.",
   get_domain_markdown:
     "A company's pages in one markdown document, most cited first; at most max_chars, read on with offset.",
   list_collections:
@@ -28,12 +28,12 @@ export const DESCRIPTIONS = {
   get_collection:
     "A shelf's companies: domain, reason, placed by (person or agent), pages indexed.",
   get_job:
-    "A crawl job's state, progress (pages, rates, ETA, embedding), coverage buckets of every URL found. Poll after start_crawl; full=true adds sample URLs.",
+    "A crawl job's state, progress (pages, rates, ETA, embedding), coverage buckets of every URL found; full=true: sample URLs.",
   list_facets:
     "Each facet's filter argument and values with page counts (in domains or a shelf). Use before filtering.",
-  start_crawl: `${KEY} Crawl a company's root domain (with subdomains) into the corpus. Returns a job_id at once: follow it with get_job. Refused while the domain has a queued or fetching job.`,
+  start_crawl: `${KEY} Crawl a company's domain and subdomains into the corpus (or scope: host, URL prefix; include/exclude: path globs). Returns a job_id for get_job; refused while one runs.`,
   read_url: `${KEY} Fetch one public URL now (robots.txt obeyed) and read it as markdown with facets, not stored; at most max_chars, read on with offset.`,
-  place_on_shelf: `${KEY} Put a company on a shelf with a reason, as placed by an agent; a new slug makes a new shelf. A person's placement is never changed.`,
+  place_on_shelf: `${KEY} Put a company on a shelf with a reason, as placed by an agent; a new slug makes a shelf. A person's placement is never changed.`,
 } as const;
 
 /**
@@ -44,7 +44,7 @@ export const ARGUMENT_NOTES: Readonly<Record<string, string>> = {
   q: "",
   domain: "",
   collection: "Shelf slug.",
-  locale: "BCP 47; `de` matches de-DE.",
+  locale: "BCP 47; de matches de-DE.",
   topics: "list_facets",
   technicality_min: "",
   depth_min: "",
@@ -54,7 +54,7 @@ export const ARGUMENT_NOTES: Readonly<Record<string, string>> = {
   published_after: "YYYY-MM-DD.",
   sort: "Default: relevance with q, else cited.",
   mode: "",
-  type: "docs, blog, pricing… (list_facets)",
+  type: "docs, blog… (list_facets)",
   format: "list_facets",
   audience: "list_facets",
   has_code: "",
@@ -68,8 +68,12 @@ export const ARGUMENT_NOTES: Readonly<Record<string, string>> = {
   job_id: "",
   budget: "Most pages fetched.",
   refresh: "Re-fetch indexed pages.",
-  force: "Re-index unchanged pages too.",
+  force: "Re-index unchanged pages.",
   shots: "Pages to screenshot.",
+  scope: "",
+  include: "",
+  exclude: "",
+  start: "",
   reason: "Why it belongs.",
   url: "http(s) URL.",
 };

@@ -21,6 +21,10 @@ export const PageEstimate = t.Object(
         "confirmed pages; frontier x Wilson yield; sitemap/link capture-recapture (Chapman)",
       ],
     }),
+    scope: t.String({
+      description: "What the estimate counts: the latest job's scope and patterns.",
+      examples: ["https://docs.python.org/3/ excluding **/genindex*"],
+    }),
   },
   {
     description:
@@ -56,6 +60,23 @@ const Coverage = t.Object({
   indexed: count("Pages of the domain in the corpus."),
   job_id: nullable(t.String()),
   job_state: nullable(t.UnionEnum(JOB_STATES)),
+  scope: nullable(
+    t.Object(
+      {
+        kind: t.UnionEnum(["domain", "host", "prefix"]),
+        covers: t.String({
+          description: "The domain (with subdomains), the host or the URL prefix.",
+        }),
+        include: t.Array(t.String()),
+        exclude: t.Array(t.String()),
+        label: t.String({ examples: ["https://docs.python.org/3/ excluding **/genindex*"] }),
+      },
+      {
+        description:
+          "What the latest job covered (its buckets and the estimate count only URLs in it): crawl body `scope`, `include`, `exclude`.",
+      },
+    ),
+  ),
   buckets: nullable(
     t.Object(Object.fromEntries(bucketNames.map((name) => [name, count()])), {
       description: "URLs per coverage bucket of the latest job.",

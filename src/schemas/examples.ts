@@ -131,12 +131,20 @@ export const domainExample = {
     indexed: 412,
     job_id: "job_019cc2b3e4f1a2b3c4d5",
     job_state: "partial",
+    scope: {
+      kind: "domain",
+      covers: "postgresql.org",
+      include: [],
+      exclude: [],
+      label: "postgresql.org and its subdomains",
+    },
     buckets,
     estimate: {
       low: 1131,
       high: 1188,
       confidence: 0.9,
       method: "confirmed pages; frontier x Wilson yield; sitemap/link capture-recapture (Chapman)",
+      scope: "postgresql.org and its subdomains",
     },
     evidence: {
       confirmed_pages: 412,

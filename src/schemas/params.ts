@@ -7,6 +7,7 @@ import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import type { Config } from "../config.ts";
 import { BUCKETS } from "../crawl/buckets.ts";
+import { MAX_PATTERN_LENGTH, MAX_PATTERNS, MAX_START_URLS } from "../crawl/scope.ts";
 import { JOB_STATES, PLACED_BY } from "../db/schema.ts";
 import { AUDIENCE_VALUES, FORMAT_VALUES, TOPIC_VALUES, TYPE_VALUES } from "../facets/vocabulary.ts";
 import { boolField, enumField, intField, listField, scoreField, stringField } from "./fields.ts";
@@ -187,6 +188,15 @@ export const jobUrlsQuery = t.Object({
   offset: opt(intField("offset", 0, Number.MAX_SAFE_INTEGER, { default: 0, description: SKIPPED })),
 });
 
+const patternList = (name: string, description: string) =>
+  t.Array(stringField(name, { where: "field", maxLength: MAX_PATTERN_LENGTH }), {
+    "x-field": name,
+    maxItems: MAX_PATTERNS,
+    error: `must be a list of at most ${MAX_PATTERNS} patterns of at most ${MAX_PATTERN_LENGTH} characters`,
+    description,
+    examples: [name === "exclude" ? ["**/genindex*"] : ["/blog/**"]],
+  });
+
 export function crawlBody(config: Config) {
   return t.Object({
     domain: stringField("domain", {
@@ -225,6 +235,37 @@ export function crawlBody(config: Config) {
         error: "must be true, false or an integer of 0 or more",
         description:
           "Screenshot up to this many pages (true = 10), homepage and most cited first; capped at budget.",
+      }),
+    ),
+    scope: opt(
+      stringField("scope", {
+        where: "field",
+        maxLength: 2000,
+        description:
+          'What to crawl: "domain" (the registrable domain and its subdomains; the default), "host" (only the host the crawl starts on) or a URL prefix (https://docs.python.org/3/: only URLs under it). URLs of the domain outside it are booked `filtered` ("outside scope: …").',
+        examples: ["domain", "host", "https://docs.python.org/3/"],
+      }),
+    ),
+    include: opt(
+      patternList(
+        "include",
+        "Glob patterns over the URL path (and query): with any, a URL must match one. `*` within a segment, `**` across segments; a pattern not starting with / matches at any depth.",
+      ),
+    ),
+    exclude: opt(
+      patternList(
+        "exclude",
+        'Glob patterns over the URL path (and query): a matching URL is booked `filtered` ("excluded by pattern …"), e.g. **/genindex*.',
+      ),
+    ),
+    start: opt(
+      t.Array(stringField("start", { where: "field", maxLength: 2000 }), {
+        "x-field": "start",
+        maxItems: MAX_START_URLS,
+        error: `must be a list of at most ${MAX_START_URLS} URLs`,
+        description:
+          "Start URLs inside the scope, fetched first whatever the patterns say (default: the home page, or the scope's prefix).",
+        examples: [["https://docs.python.org/3/library/"]],
       }),
     ),
   });

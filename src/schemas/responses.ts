@@ -210,6 +210,10 @@ export const JobParams = t.Object({
   refresh: t.Boolean(),
   force: t.Boolean(),
   shots: Type.Integer(),
+  scope: t.Optional(t.String({ description: '"host" or a URL prefix; absent: the domain.' })),
+  include: t.Optional(t.Array(t.String())),
+  exclude: t.Optional(t.Array(t.String())),
+  start: t.Optional(t.Array(t.String())),
 });
 
 const jobFields = {

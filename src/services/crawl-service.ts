@@ -1,6 +1,8 @@
 /** Start and cancel crawls. */
 import type { Config } from "../config.ts";
 import { DomainError, validateRootDomain } from "../crawl/domains.ts";
+import { CrawlScope, parseScope, patternProblem } from "../crawl/scope.ts";
+import { inScope, normalizeUrl, urlHost } from "../crawl/urls.ts";
 import type { Db } from "../db/client.ts";
 import {
   cancelQueued,
@@ -22,12 +24,28 @@ export interface CrawlBody {
   refresh?: boolean;
   force?: boolean;
   shots?: number | boolean;
+  scope?: string;
+  include?: readonly string[];
+  exclude?: readonly string[];
+  start?: readonly string[];
 }
 
 export interface CrawlRequest extends JobParams {
   readonly domain: string;
   /** The host the user typed when it is a subdomain: the crawl starts there. */
   readonly entryHosts: readonly string[];
+  /** The host of a `host` scope when the request names it (a start URL, a typed subdomain). */
+  readonly scopeHost: string | null;
+}
+
+function patterns(field: "include" | "exclude", list: readonly string[] | undefined): string[] {
+  const out: string[] = [];
+  for (const pattern of list ?? []) {
+    const problem = patternProblem(pattern);
+    if (problem) throw invalidBody(field, `pattern ${JSON.stringify(pattern)} ${problem}`);
+    if (!out.includes(pattern)) out.push(pattern);
+  }
+  return out;
 }
 
 /** The normalized request of a crawl body whose types the schema has checked. */
@@ -42,13 +60,42 @@ export function crawlRequest(config: Config, body: CrawlBody): CrawlRequest {
   const budget = body.budget ?? config.defaultBudget;
   const shots = body.shots === true ? 10 : body.shots === false ? 0 : (body.shots ?? 0);
   const typed = body.domain.trim().toLowerCase().replace(/\.$/, "");
+  const kind = parseScope(body.scope, domain);
+  if (typeof kind === "string") throw invalidBody("scope", kind);
+  const include = patterns("include", body.include);
+  const exclude = patterns("exclude", body.exclude);
+  const start: string[] = [];
+  for (const raw of body.start ?? []) {
+    const url = normalizeUrl(raw);
+    if (url === null || !/^https?:\/\//i.test(raw.trim()))
+      throw invalidBody("start", `${JSON.stringify(raw)} is not a crawlable http(s) URL`);
+    if (!start.includes(url)) start.push(url);
+  }
+  const typedHosts = typed.endsWith(`.${domain}`) ? [typed] : [];
+  const prefixHost = kind.kind === "prefix" ? urlHost(kind.prefix) : null;
+  const startHosts = start.map((u) => urlHost(u) ?? "");
+  const scopeHost = kind.kind === "host" ? (startHosts[0] ?? typedHosts[0] ?? null) : null;
+  const scope = new CrawlScope(domain, { scope: body.scope, include, exclude }, scopeHost);
+  for (const url of start) {
+    if (!inScope(url, domain)) throw invalidBody("start", `${url} is outside ${domain}`);
+    const outside = scope.outside(url);
+    if (outside) throw invalidBody("start", `${url} is ${outside}`);
+  }
+  const scopeParams = {
+    ...(kind.kind === "domain" ? {} : { scope: kind.kind === "prefix" ? kind.prefix : "host" }),
+    ...(include.length > 0 ? { include } : {}),
+    ...(exclude.length > 0 ? { exclude } : {}),
+    ...(start.length > 0 ? { start } : {}),
+  };
   return {
     domain,
     budget,
     refresh: body.refresh ?? false,
     force: body.force ?? false,
     shots: Math.min(shots, budget), // no more screenshots than pages
-    entryHosts: typed.endsWith(`.${domain}`) ? [typed] : [],
+    ...scopeParams,
+    entryHosts: [...new Set([...startHosts, ...(prefixHost ? [prefixHost] : []), ...typedHosts])],
+    scopeHost,
   };
 }
 
@@ -68,10 +115,17 @@ export function startCrawl(
         refresh: request.refresh,
         force: request.force,
         shots: request.shots,
+        ...(request.scope === undefined ? {} : { scope: request.scope }),
+        ...(request.include === undefined ? {} : { include: request.include }),
+        ...(request.exclude === undefined ? {} : { exclude: request.exclude }),
+        ...(request.start === undefined ? {} : { start: request.start }),
       },
       createdAt: isoNow(),
       keyId,
-      info: { entry_hosts: request.entryHosts },
+      info: {
+        entry_hosts: request.entryHosts,
+        ...(request.scopeHost ? { scope_host: request.scopeHost } : {}),
+      },
     });
     if (!result.ok) {
       throw conflict(`${request.domain} already has an active crawl ${result.activeId}`, {

@@ -4,6 +4,7 @@
  */
 import { BUCKETS, type Bucket } from "../crawl/buckets.ts";
 import { DomainError, registrableDomain, validateRootDomain } from "../crawl/domains.ts";
+import { type ScopeParams, scopeView } from "../crawl/scope.ts";
 import type { Db } from "../db/client.ts";
 import {
   domainExternalLinks,
@@ -59,11 +60,20 @@ function coverage(db: Db, domain: string, job: JobRow | undefined) {
       indexed: pages,
       job_id: null,
       job_state: null,
+      scope: null,
       buckets: null,
       estimate: null,
       evidence: null,
     };
   }
+  const info = JSON.parse(job.info) as { scope_host?: unknown; entry_hosts?: unknown };
+  const entryHosts = Array.isArray(info.entry_hosts) ? info.entry_hosts : [];
+  const host = typeof info.scope_host === "string" ? info.scope_host : entryHosts[0];
+  const scope = scopeView(
+    domain,
+    JSON.parse(job.params) as ScopeParams,
+    typeof host === "string" ? host : null,
+  );
   const counts = bucketCounts(db, job.id);
   const buckets = {} as Record<Bucket | "unaccounted", number>;
   let known = 0;
@@ -80,8 +90,9 @@ function coverage(db: Db, domain: string, job: JobRow | undefined) {
     indexed: pages,
     job_id: job.id,
     job_state: job.state,
+    scope,
     buckets,
-    estimate: est.estimate as PageEstimate | null,
+    estimate: est.estimate ? { ...(est.estimate as PageEstimate), scope: scope.label } : null,
     evidence: est.evidence as EstimateEvidence | null,
   };
 }

@@ -4,7 +4,7 @@ import { type Config, type SettingName, testConfig } from "../../src/config.ts";
 import { CrawlScheduler } from "../../src/crawl/crawl-scheduler.ts";
 import { openStore, type Store } from "../../src/db/client.ts";
 import { openSearch, type SearchRuntime } from "../../src/search/search-runtime.ts";
-import { crawlRequest, startCrawl } from "../../src/services/crawl-service.ts";
+import { type CrawlBody, crawlRequest, startCrawl } from "../../src/services/crawl-service.ts";
 import { type JobView, jobView, requireJob } from "../../src/services/jobs-service.ts";
 import { tempDir } from "./app.ts";
 
@@ -12,10 +12,7 @@ export interface Crawler {
   readonly config: Config;
   readonly store: Store;
   readonly dataDir: string;
-  crawl(
-    domain: string,
-    body?: { budget?: number; refresh?: boolean; force?: boolean; shots?: number | boolean },
-  ): Promise<JobView>;
+  crawl(domain: string, body?: Omit<CrawlBody, "domain">): Promise<JobView>;
   view(jobId: string): JobView;
   close(): void;
 }

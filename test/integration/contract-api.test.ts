@@ -270,7 +270,7 @@ describe("domains", () => {
       expect(cov.known).toBeGreaterThanOrEqual(cov.indexed);
       expect(Object.keys(cov.buckets).sort()).toEqual(ALL_BUCKETS);
       const est = cov.estimate;
-      expect(Object.keys(est).sort()).toEqual(["confidence", "high", "low", "method"]);
+      expect(Object.keys(est).sort()).toEqual(["confidence", "high", "low", "method", "scope"]);
       expect(Number.isInteger(est.low) && Number.isInteger(est.high)).toBe(true);
       expect(0 < est.low && est.low <= est.high).toBe(true);
       expect(est.confidence >= 0 && est.confidence <= 1).toBe(true);

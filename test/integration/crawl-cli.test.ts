@@ -74,6 +74,38 @@ test("bad arguments are usage errors", async () => {
   );
 });
 
+test("--start, --include and --exclude (repeatable) shape the crawl; a bad pattern is a usage error", async () => {
+  site = serveSite("cli.test", site10());
+  const out = await runCli(
+    [
+      "crawl",
+      "cli.test",
+      "--scope",
+      "host",
+      "--start",
+      "http://cli.test/p1.html",
+      "--start",
+      "http://cli.test/",
+      "--include",
+      "/p*.html",
+      "--exclude",
+      "/p2.html",
+      "--exclude",
+      "**/p3*",
+    ],
+    env(),
+  );
+  expect(out.code).toBe(0);
+  const summary = JSON.parse(out.stdout) as { coverage: Record<string, number> };
+  expect(summary.coverage.indexed).toBe(9); // home and p0..p9 but p2, p3
+  expect(summary.coverage.filtered).toBe(2);
+  expect(summary.coverage.unaccounted).toBe(0);
+  expect(site.count("/p2.html") + site.count("/p3.html")).toBe(0);
+  const bad = await runCli(["crawl", "cli.test", "--exclude", "/a["], env());
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain('exclude: pattern "/a[" has an unclosed [');
+});
+
 test("Ctrl-C cancels the crawl and waits until it has ended cancelled", async () => {
   site = serveSite("cli.test", site10(0.5));
   const proc = Bun.spawn(["bun", CLI, "crawl", "cli.test"], {

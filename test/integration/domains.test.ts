@@ -40,7 +40,7 @@ describe("the domain record", () => {
     const listed = await json(await api.get("/api/content", { domain: ACME, limit: 1 }));
     expect(cov.indexed).toBe(listed.total);
     const est = cov.estimate;
-    expect(Object.keys(est).sort()).toEqual(["confidence", "high", "low", "method"]);
+    expect(Object.keys(est).sort()).toEqual(["confidence", "high", "low", "method", "scope"]);
     expect(Number.isInteger(est.low) && Number.isInteger(est.high)).toBe(true);
     expect(est.low).toBeLessThanOrEqual(est.high);
     expect(est.low).toBeGreaterThanOrEqual(cov.evidence.confirmed_pages);
@@ -142,6 +142,7 @@ describe("the domain record", () => {
   test("a domain only on a shelf has a record with empty coverage", async () => {
     const rec = await record(INITECH);
     expect(rec.coverage).toEqual({
+      scope: null,
       known: 0,
       indexed: 0,
       job_id: null,

@@ -44,7 +44,7 @@ test("inputs keep what a model needs to call, not what the server checks anyway"
   expect(list.properties.type).toEqual({
     type: "array",
     items: { type: "string" },
-    description: "docs, blog, pricing… (list_facets)",
+    description: "docs, blog… (list_facets)",
   });
   expect(list.properties.limit).toEqual({ type: "integer", minimum: 1, maximum: 100, default: 20 });
   expect(list.properties.sort).toMatchObject({
