@@ -22,7 +22,7 @@ import { TEMPLATE_MIN_PAGES } from "./citations.ts";
 import type { Fetcher } from "./fetcher.ts";
 import { Frontier, priorityFor } from "./frontier.ts";
 import type { HostThrottle } from "./politeness.ts";
-import { indexShaped, priorityOf, rerankAt, templateSoFar } from "./priority.ts";
+import { indexShaped, priorityOf, rerankAt, templateSoFar, translationKey } from "./priority.ts";
 import type { RobotsReader } from "./robots-cache.ts";
 import type { TrapGuard } from "./trap-guard.ts";
 import { inScope, nonPageExtension, normalizeUrl, pageId, urlHost } from "./urls.ts";
@@ -87,7 +87,12 @@ export class JobRun {
   readonly #inlinks = new Map<string, number>();
   #linkingPages = 0;
   /** Pending ranked entries as last queued (re-queued ahead when body links raise them). */
-  readonly #queued = new Map<string, { entry: UrlEntry; index: boolean }>();
+  readonly #queued = new Map<string, { entry: UrlEntry; index: boolean; key: string | null }>();
+  /** By translation key (priority.ts): the most body links of a translation so far, and the
+   * queued URLs sharing the key. */
+  readonly #translated = new Map<string, number>();
+  readonly #byKey = new Map<string, Set<string>>();
+  readonly #keys = new Map<string, string | null>();
   /** Text hashes of pages this job stored, before their writes are visible to queries. */
   readonly textHashes = new Map<string, string>();
   readonly simhashes: SimhashIndex;
@@ -184,8 +189,14 @@ export class JobRun {
       }
       if (e.bucket === "pending" && this.#ranked && RANKED_SOURCES.has(e.source)) {
         const index = indexShaped(e.url);
-        e.priority = this.#rank(e, index);
-        this.#queued.set(e.url, { entry: e, index });
+        const key = this.#keyOf(e.url);
+        e.priority = this.#rank(e, index, key);
+        this.#queued.set(e.url, { entry: e, index, key });
+        if (key !== null) {
+          const urls = this.#byKey.get(key);
+          if (urls === undefined) this.#byKey.set(key, new Set([e.url]));
+          else urls.add(e.url);
+        }
       }
       fresh.push(e);
     }
@@ -201,34 +212,47 @@ export class JobRun {
     return templateSoFar(n, this.#linkingPages, TEMPLATE_SHARE, TEMPLATE_MIN_PAGES) ? 0 : n;
   }
 
-  #rank(e: UrlEntry, index: boolean): number {
+  #keyOf(url: string): string | null {
+    let key = this.#keys.get(url);
+    if (key === undefined) {
+      key = translationKey(url);
+      if (this.#keys.size >= LINK_TARGETS_CACHED) this.#keys.clear();
+      this.#keys.set(url, key);
+    }
+    return key;
+  }
+
+  #rank(e: UrlEntry, index: boolean, key: string | null): number {
+    const own = this.#bodyLinks(e.url);
+    const translated = key === null ? 0 : (this.#translated.get(key) ?? 0);
     return priorityOf({
       url: e.url,
       depth: e.depth,
       source: e.source,
       sitemapPriority: this.sitemapPriority.get(e.url) ?? null,
       lastmod: e.lastmod,
-      bodyLinks: this.#bodyLinks(e.url),
+      bodyLinks: Math.max(own, translated),
       indexShaped: index,
       nowMs: Date.now(),
     });
   }
 
   /** Queues pending URLs again ahead of their last place when new body links raised them. */
-  #rerank(urls: Iterable<string>): void {
+  #rerank(urls: Iterable<string>, always = false): void {
     for (const url of urls) {
       const q = this.#queued.get(url);
       if (q === undefined) continue;
       if (this.started.has(url)) {
         this.#queued.delete(url);
+        if (q.key !== null) this.#byKey.get(q.key)?.delete(url);
         continue;
       }
       // Only at steps of its body links: each URL is queued again a few times, not per link.
-      if (!rerankAt(this.#bodyLinks(url))) continue;
-      const p = this.#rank(q.entry, q.index);
+      if (!always && !rerankAt(this.#bodyLinks(url))) continue;
+      const p = this.#rank(q.entry, q.index, q.key);
       if (p >= q.entry.priority) continue;
       const entry = { ...q.entry, priority: p };
-      this.#queued.set(url, { entry, index: q.index });
+      this.#queued.set(url, { ...q, entry });
       this.frontier.push(entry); // the stale copy is skipped: its URL is started by then
     }
   }
@@ -286,13 +310,23 @@ export class JobRun {
           : entry(url, depth, "link"),
       );
     }
+    const siblings = new Set<string>();
     if (seen !== null) {
       this.#linkingPages++;
-      for (const url of seen) this.#inlinks.set(url, (this.#inlinks.get(url) ?? 0) + 1);
+      for (const url of seen) {
+        this.#inlinks.set(url, (this.#inlinks.get(url) ?? 0) + 1);
+        const key = this.#keyOf(url);
+        if (key === null) continue;
+        const n = this.#bodyLinks(url);
+        if (n <= (this.#translated.get(key) ?? 0)) continue;
+        this.#translated.set(key, n);
+        if (rerankAt(n)) for (const u of this.#byKey.get(key) ?? []) siblings.add(u);
+      }
     }
     recordDiscovery(this.db, this.job.id, evidence, "link");
     this.add(entries);
     if (seen !== null) this.#rerank(seen);
+    this.#rerank(siblings, true);
   }
 }
 

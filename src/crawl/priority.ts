@@ -113,6 +113,30 @@ export function rerankAt(n: number): boolean {
   return n === k || n === 1.5 * k;
 }
 
+const LOCALE_SEGMENT = /^[a-z]{2}(?:[-_][A-Za-z]{2})?$/;
+
+/**
+ * The URL with its locale path segments (`en`, `en-US`, `pt_BR`) blanked, or null when it has
+ * none: the translations of a page share it, and are cited alike (a handbook's `sect.apt-get`
+ * in every language), so what the crawl learned of one ranks the others.
+ */
+export function translationKey(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  const segments = parsed.pathname.split("/");
+  let found = false;
+  for (let i = 0; i < segments.length; i++)
+    if (LOCALE_SEGMENT.test(segments[i] ?? "")) {
+      segments[i] = "*";
+      found = true;
+    }
+  return found ? `${parsed.host}${segments.join("/")}${parsed.search}` : null;
+}
+
 /** Whether a link seen on `linking` of `pages` pages is template so far (citations.ts's rule). */
 export function templateSoFar(
   linking: number,

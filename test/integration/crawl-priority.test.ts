@@ -95,9 +95,9 @@ async function fetchedWith(order: "value" | "bfs"): Promise<Set<string>> {
   const rows = c.store.read.$client
     .query<{ url: string }, [string]>("SELECT url FROM pages WHERE domain = ?")
     .all(DOMAIN);
-    console.log(
-      c.store.read.$client.query("SELECT url, bucket, depth, source, priority FROM job_urls").all(),
-    );
+  console.log(
+    c.store.read.$client.query("SELECT url, bucket, depth, source, priority FROM job_urls").all(),
+  );
   return new Set(rows.map((r) => new URL(r.url).pathname));
 }
 

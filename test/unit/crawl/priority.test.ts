@@ -6,6 +6,7 @@ import {
   priorityOf,
   rerankAt,
   templateSoFar,
+  translationKey,
 } from "../../../src/crawl/priority.ts";
 
 const link = (url: string, depth: number, bodyLinks = 0) =>
@@ -113,5 +114,25 @@ describe("priorityOf", () => {
   test("a queued URL is ranked again at a few counts of its body links, not at each", () => {
     const at = Array.from({ length: 100 }, (_, i) => i).filter(rerankAt);
     expect(at).toEqual([1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96]);
+  });
+});
+
+describe("translationKey", () => {
+  test("the translations of a page share a key", () => {
+    const en = translationKey("https://debian-handbook.info/browse/en-US/stable/apt.html");
+    expect(en).toBe("debian-handbook.info/browse/*/stable/apt.html");
+    expect(translationKey("https://debian-handbook.info/browse/pt_BR/stable/apt.html")).toBe(en);
+    expect(translationKey("https://example.com/fr/docs/guide?x=1")).toBe(
+      translationKey("https://example.com/de/docs/guide?x=1"),
+    );
+  });
+
+  test("no locale segment, no key; other pages, other keys", () => {
+    expect(translationKey("https://docs.python.org/3/library/os.html")).toBeNull();
+    expect(translationKey("https://example.com/api/guide")).toBeNull();
+    expect(translationKey("not a url")).toBeNull();
+    expect(translationKey("https://example.com/en/a")).not.toBe(
+      translationKey("https://example.com/en/b"),
+    );
   });
 });
