@@ -67,6 +67,11 @@ export const SETTINGS = {
   MAX_SITEMAPS: { kind: int(0), default: "50", doc: "sitemaps per crawl" },
   MAX_SITEMAP_URLS: { kind: int(0), default: "50000", doc: "URLs per sitemap" },
   MAX_DEPTH: { kind: int(0), default: "30", doc: "link depth" },
+  FRONTIER_ORDER: {
+    kind: { type: "enum", values: ["value", "bfs"] },
+    default: "value",
+    doc: "frontier order",
+  },
   MAX_URL_LENGTH: { kind: int(16), default: "1024", doc: "URL length" },
   MAX_QUERY_PARAMS: { kind: int(0), default: "8", doc: "query params" },
   MAX_REPEATED_SEGMENTS: { kind: int(1), default: "3", doc: "repeated path segments" },
@@ -137,6 +142,8 @@ export interface Config {
   readonly maxSitemaps: number;
   readonly maxSitemapUrls: number;
   readonly maxDepth: number;
+  /** `value`: expected value (priority.ts); `bfs`: breadth-first, for benchmarks. */
+  readonly frontierOrder: "value" | "bfs";
   readonly maxUrlLength: number;
   readonly maxQueryParams: number;
   readonly maxRepeatedSegments: number;
@@ -422,6 +429,7 @@ export function loadConfig(
     maxSitemaps: get("MAX_SITEMAPS"),
     maxSitemapUrls: get("MAX_SITEMAP_URLS"),
     maxDepth: get("MAX_DEPTH"),
+    frontierOrder: get("FRONTIER_ORDER"),
     maxUrlLength: get("MAX_URL_LENGTH"),
     maxQueryParams: get("MAX_QUERY_PARAMS"),
     maxRepeatedSegments: get("MAX_REPEATED_SEGMENTS"),

@@ -111,7 +111,11 @@ async function sitemaps(run: JobRun, origin: string): Promise<void> {
     cancelled: () => run.halted,
     onEntries: (entries) => {
       found += entries.length;
-      for (const e of entries) if (e.lastmod) run.lastmod.set(e.loc, e.lastmod);
+      for (const e of entries) {
+        if (e.lastmod) run.lastmod.set(e.loc, e.lastmod);
+        if (e.priority !== undefined && e.priority !== null)
+          run.sitemapPriority.set(e.loc, e.priority);
+      }
       recordDiscovery(
         run.db,
         run.job.id,

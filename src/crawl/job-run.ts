@@ -15,11 +15,14 @@ import {
 } from "../db/ledger-repo.ts";
 import type { PageWrite } from "../db/page-writes.ts";
 import { SimhashIndex } from "../facets/simhash.ts";
+import { TEMPLATE_SHARE } from "../facets/templates.ts";
 import type { Bucket } from "./buckets.ts";
 import { CanonicalWaits } from "./canonical-waits.ts";
+import { TEMPLATE_MIN_PAGES } from "./citations.ts";
 import type { Fetcher } from "./fetcher.ts";
 import { Frontier, priorityFor } from "./frontier.ts";
 import type { HostThrottle } from "./politeness.ts";
+import { indexShaped, priorityOf, rerankAt, templateSoFar, translationKey } from "./priority.ts";
 import type { RobotsReader } from "./robots-cache.ts";
 import { CrawlScope } from "./scope.ts";
 import type { TrapGuard } from "./trap-guard.ts";
@@ -73,12 +76,26 @@ export class JobRun {
   /** In-scope link URLs already handled in this job. */
   readonly linked = new Set<string>();
   readonly lastmod = new Map<string, string>();
+  /** Sitemap `<priority>` by URL, where stated. */
+  readonly sitemapPriority = new Map<string, number>();
   readonly hops = new Map<string, number>();
   /** Link targets by the URL as extracted (null: not crawlable): a site's navigation links
    * recur on every page, and each needs a URL parse, a scope check and a SHA-256. */
   readonly #linkTargets = new Map<string, LinkTarget | null>();
   /** Out-of-scope link URLs seen lately (see `addLinks`). */
   readonly #outOfScope = new Set<string>();
+  /** Frontier order by expected value (priority.ts); false: breadth-first (benchmarks). */
+  readonly #ranked: boolean;
+  /** Pages linking to each in-scope URL so far, and how many pages gave their links. */
+  readonly #inlinks = new Map<string, number>();
+  #linkingPages = 0;
+  /** Pending ranked entries as last queued (re-queued ahead when body links raise them). */
+  readonly #queued = new Map<string, { entry: UrlEntry; index: boolean; key: string | null }>();
+  /** By translation key (priority.ts): the most body links of a translation so far, and the
+   * queued URLs sharing the key. */
+  readonly #translated = new Map<string, number>();
+  readonly #byKey = new Map<string, Set<string>>();
+  readonly #keys = new Map<string, string | null>();
   /** Text hashes of pages this job stored, before their writes are visible to queries. */
   readonly textHashes = new Map<string, string>();
   readonly simhashes: SimhashIndex;
@@ -114,6 +131,7 @@ export class JobRun {
     this.info = JSON.parse(job.info) as Record<string, unknown>;
     const host = this.info.scope_host;
     this.scope = new CrawlScope(job.domain, this.params, typeof host === "string" ? host : null);
+    this.#ranked = deps.config.frontierOrder !== "bfs";
     this.simhashes = new SimhashIndex(simhashes.map(([id, h]) => [id, BigInt(`0x${h}`)] as const));
   }
 
@@ -142,6 +160,20 @@ export class JobRun {
     return promise;
   }
 
+  /**
+   * Whether the job has visits enough under way: twice as many as its hosts run at once (the
+   * rest of a visit, processing, overlaps the next fetches). Visits beyond that would only wait
+   * for a host slot, and the URLs they hold would be taken in the order workers happened to free
+   * up, not the frontier's: what a budget is spent on is decided here. Politeness is the
+   * throttle's, unchanged.
+   */
+  slotsTaken(): boolean {
+    if (this.inFlight === 0) return false;
+    const hosts = new Set<string>();
+    for (const url of this.visiting) hosts.add(urlHost(url) ?? "");
+    return this.inFlight >= 2 * this.deps.throttle.concurrency * hosts.size;
+  }
+
   /** Books a URL in its final bucket. */
   book(url: string, bucket: Bucket, reason: string | null, update: UrlUpdate = {}): void {
     setUrl(this.db, this.job.id, url, bucket, reason, update);
@@ -165,12 +197,74 @@ export class JobRun {
           e.reason = reason;
         }
       }
+      if (e.bucket === "pending" && this.#ranked && RANKED_SOURCES.has(e.source)) {
+        const index = indexShaped(e.url);
+        const key = this.#keyOf(e.url);
+        e.priority = this.#rank(e, index, key);
+        this.#queued.set(e.url, { entry: e, index, key });
+        if (key !== null) {
+          const urls = this.#byKey.get(key);
+          if (urls === undefined) this.#byKey.set(key, new Set([e.url]));
+          else urls.add(e.url);
+        }
+      }
       fresh.push(e);
     }
     if (fresh.length === 0) return;
     for (const e of addUrls(this.db, this.job.id, fresh))
       if (e.bucket === "pending") this.frontier.push(e);
     this.wake();
+  }
+
+  /** Body links of a URL so far: none while its link is on most pages (template). */
+  #bodyLinks(url: string): number {
+    const n = this.#inlinks.get(url) ?? 0;
+    return templateSoFar(n, this.#linkingPages, TEMPLATE_SHARE, TEMPLATE_MIN_PAGES) ? 0 : n;
+  }
+
+  #keyOf(url: string): string | null {
+    let key = this.#keys.get(url);
+    if (key === undefined) {
+      key = translationKey(url);
+      if (this.#keys.size >= LINK_TARGETS_CACHED) this.#keys.clear();
+      this.#keys.set(url, key);
+    }
+    return key;
+  }
+
+  #rank(e: UrlEntry, index: boolean, key: string | null): number {
+    const own = this.#bodyLinks(e.url);
+    const translated = key === null ? 0 : (this.#translated.get(key) ?? 0);
+    return priorityOf({
+      url: e.url,
+      depth: e.depth,
+      source: e.source,
+      sitemapPriority: this.sitemapPriority.get(e.url) ?? null,
+      lastmod: e.lastmod,
+      bodyLinks: Math.max(own, translated),
+      indexShaped: index,
+      nowMs: Date.now(),
+    });
+  }
+
+  /** Queues pending URLs again ahead of their last place when new body links raised them. */
+  #rerank(urls: Iterable<string>, always = false): void {
+    for (const url of urls) {
+      const q = this.#queued.get(url);
+      if (q === undefined) continue;
+      if (this.started.has(url)) {
+        this.#queued.delete(url);
+        if (q.key !== null) this.#byKey.get(q.key)?.delete(url);
+        continue;
+      }
+      // Only at steps of its body links: each URL is queued again a few times, not per link.
+      if (!always && !rerankAt(this.#bodyLinks(url))) continue;
+      const p = this.#rank(q.entry, q.index, q.key);
+      if (p >= q.entry.priority) continue;
+      const entry = { ...q.entry, priority: p };
+      this.#queued.set(url, { ...q, entry });
+      this.frontier.push(entry); // the stale copy is skipped: its URL is started by then
+    }
   }
 
   /** The normalized target of a link (absolute URL as extracted), or null when not crawlable. */
@@ -201,9 +295,14 @@ export class JobRun {
   addLinks(rawUrls: readonly string[], depth: number, base?: string): void {
     const entries: UrlEntry[] = [];
     const evidence: string[] = [];
+    const seen = this.#ranked ? new Set<string>() : null;
     for (const raw of rawUrls) {
       const url = normalizeUrl(raw, base);
-      if (url === null || this.linked.has(url) || this.#outOfScope.has(url)) continue;
+      if (url === null || this.#outOfScope.has(url)) continue;
+      if (this.linked.has(url)) {
+        seen?.add(url);
+        continue;
+      }
       if (!inScope(url, this.domain)) {
         // Remembered (bounded: share links carry the page's own URL) so a link on every page
         // is parsed once, not on every page.
@@ -212,6 +311,7 @@ export class JobRun {
         continue;
       }
       this.linked.add(url);
+      seen?.add(url);
       evidence.push(url);
       const ext = nonPageExtension(url);
       entries.push(
@@ -220,10 +320,28 @@ export class JobRun {
           : entry(url, depth, "link"),
       );
     }
+    const siblings = new Set<string>();
+    if (seen !== null) {
+      this.#linkingPages++;
+      for (const url of seen) {
+        this.#inlinks.set(url, (this.#inlinks.get(url) ?? 0) + 1);
+        const key = this.#keyOf(url);
+        if (key === null) continue;
+        const n = this.#bodyLinks(url);
+        if (n <= (this.#translated.get(key) ?? 0)) continue;
+        this.#translated.set(key, n);
+        if (rerankAt(n)) for (const u of this.#byKey.get(key) ?? []) siblings.add(u);
+      }
+    }
     recordDiscovery(this.db, this.job.id, evidence, "link");
     this.add(entries);
+    if (seen !== null) this.#rerank(seen);
+    this.#rerank(siblings, true);
   }
 }
+
+/** Sources whose entries the frontier ranks by expected value (others keep their priority). */
+const RANKED_SOURCES = new Set(["link", "sitemap", "known"]);
 
 export function entry(
   url: string,

@@ -143,6 +143,10 @@ export class JobRunner {
   async #work(): Promise<void> {
     const { run } = this;
     while (!run.halted) {
+      if (run.slotsTaken()) {
+        await run.waitForWork();
+        continue;
+      }
       const entry = run.frontier.pop();
       if (entry === null) {
         if (run.inFlight === 0) {

@@ -20,6 +20,8 @@ export const MAX_DECOMPRESSED_BYTES = 50 * 1024 * 1024; // sitemaps.org: 50 MB u
 export interface SitemapEntry {
   readonly loc: string;
   readonly lastmod: string | null;
+  /** `<priority>` (0..1) where the sitemap states one. */
+  readonly priority?: number | null;
 }
 
 export interface SitemapParse {
@@ -100,6 +102,14 @@ const RECORDS: Record<string, string> = {
   feed: "entry",
 };
 
+/** A sitemap `<priority>` (sitemaps.org: 0.0 to 1.0), or null when absent or malformed. */
+export function parsePriority(text: string | undefined): number | null {
+  const t = text?.trim();
+  if (!t) return null;
+  const n = Number(t);
+  return Number.isFinite(n) && n >= 0 && n <= 1 ? n : null;
+}
+
 /** Reads one XML sitemap or feed with a streaming parser. */
 function parseXml(text: string, result: SitemapParse, maxUrls: number): void {
   const seen = new Set<string>();
@@ -110,7 +120,7 @@ function parseXml(text: string, result: SitemapParse, maxUrls: number): void {
   let field: string | null = null;
   let sawEntities = false;
   let rootClosed = false;
-  const add = (loc: string | undefined, lastmod: string | undefined) => {
+  const add = (loc: string | undefined, lastmod: string | undefined, priority?: string) => {
     const href = absolute(loc, result.url);
     if (!href || seen.has(href)) return;
     if (seen.size >= maxUrls) {
@@ -120,7 +130,11 @@ function parseXml(text: string, result: SitemapParse, maxUrls: number): void {
     }
     seen.add(href);
     if (result.kind === "index") result.children.push(href);
-    else result.urls.push({ loc: href, lastmod: parseLastmod(lastmod) });
+    else {
+      const stated = parsePriority(priority);
+      const e = { loc: href, lastmod: parseLastmod(lastmod) };
+      result.urls.push(stated === null ? e : { ...e, priority: stated });
+    }
   };
   const parser = new Parser(
     {
@@ -155,7 +169,7 @@ function parseXml(text: string, result: SitemapParse, maxUrls: number): void {
           record = null;
           if (root === "feed") add(r.link, r.updated ?? r.published);
           else if (result.kind === "rss") add(r.link, r.pubdate ?? r.date);
-          else add(r.loc, r.lastmod);
+          else add(r.loc, r.lastmod, r.priority);
         }
         depth--;
         if (depth === 0) rootClosed = !implied; // end() closes what a truncated file left open

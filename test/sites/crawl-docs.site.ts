@@ -321,8 +321,11 @@ test("the Debian handbook with its https canonical links, served over http only:
     expect(view.progress.fetched).toBe(budget);
     const indexed = bucketRows(c, view.id, "indexed");
     const answered = [...indexed.values()].filter((r) => r.url.startsWith(siteUrl(site, "/")));
-    // Most fetched pages indexed (the rest: redirects, a duplicate of a page that is indexed).
-    expect(answered.length).toBeGreaterThan(0.9 * budget);
+    // Most fetched pages indexed or the duplicate of a page that is indexed (the rest:
+    // redirects). Duplicates are more than breadth-first gave: the frontier ranks a page's
+    // translations with it, and an untranslated chapter is the English text again.
+    const duplicates = bucketRows(c, view.id, "duplicate").size;
+    expect(answered.length + duplicates).toBeGreaterThan(0.9 * budget);
     const kept = answered.filter((r) => (r.reason ?? "").includes("kept under the fetched URL"));
     expect(kept.length).toBeGreaterThan(0.8 * budget);
     for (const row of kept) {

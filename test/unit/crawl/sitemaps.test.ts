@@ -16,7 +16,7 @@ const urlset = (entries: string[], ns = NS) =>
   enc(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${ns}>${entries.join("")}</urlset>`);
 const locs = (body: Uint8Array, url = SM) => parseSitemap(body, url).urls.map((e) => e.loc);
 
-test("urlset with a namespace, lastmod as a date", () => {
+test("urlset with a namespace, lastmod as a date, priority where stated", () => {
   const res = parseSitemap(
     urlset([
       "<url><loc>https://example.com/</loc><lastmod>2024-05-06</lastmod></url>",
@@ -29,10 +29,22 @@ test("urlset with a namespace, lastmod as a date", () => {
   expect(res.kind).toBe("urlset");
   expect(res.urls).toEqual([
     { loc: "https://example.com/", lastmod: "2024-05-06" },
-    { loc: "https://example.com/docs/intro", lastmod: "2023-01-02" },
+    { loc: "https://example.com/docs/intro", lastmod: "2023-01-02", priority: 0.5 },
     { loc: "https://example.com/no-date", lastmod: null },
   ]);
   expect(res.children).toEqual([]);
+});
+
+test("sitemap priority: 0..1 kept, anything else dropped", () => {
+  const res = parseSitemap(
+    urlset([
+      "<url><loc>https://example.com/a</loc><priority> 1.0 </priority></url>",
+      "<url><loc>https://example.com/b</loc><priority>1.5</priority></url>",
+      "<url><loc>https://example.com/c</loc><priority>high</priority></url>",
+    ]),
+    SM,
+  );
+  expect(res.urls.map((e) => e.priority)).toEqual([1, undefined, undefined]);
 });
 
 test("urlset without a namespace, and with a prefixed one", () => {
