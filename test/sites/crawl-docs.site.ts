@@ -4,47 +4,26 @@
  * citations; the PostgreSQL docs in full; the Debian handbook's languages from its root.
  * Expected pages come from each site's own page list, never a count: package versions drift.
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { domainRecord } from "../../src/services/domains-service.ts";
 import type { JobView } from "../../src/services/jobs-service.ts";
-import { type Crawler, crawler, expectInvariant } from "../helpers/crawl.ts";
-import { type DocServer, serveDocSites } from "./support/doc-server.ts";
-import { type DocSites, docSites, siteUrl } from "./support/doc-sites.ts";
+import { type Crawler, expectInvariant } from "../helpers/crawl.ts";
+import { docCrawls } from "./support/doc-crawls.ts";
+import { serveDocSites } from "./support/doc-server.ts";
+import { type DocSites, siteUrl } from "./support/doc-sites.ts";
 import { bucketRows, historyOf, markdownOf, storedPages } from "./support/ledger.ts";
 
 // Full crawls of hundreds of real pages on two shared cores: minutes, not seconds.
 setDefaultTimeout(1_200_000);
 
-let sites: DocSites;
-let server: DocServer;
-const crawlers: Crawler[] = [];
-
-beforeAll(() => {
-  sites = docSites();
-  server = serveDocSites(sites);
-});
-afterAll(async () => {
-  for (const c of crawlers) c.close();
-  await server?.stop();
-});
-
-function docsCrawler(): Crawler {
-  const c = crawler({
-    CONNECT_TO: server.connectTo(),
-    WORKER_PROCESSES: "2",
-    HOST_CONCURRENCY: "16",
-    MAX_CONCURRENCY: "16",
-  });
-  crawlers.push(c);
-  return c;
-}
+const docs = docCrawls();
 
 const hostOf = (url: string) => new URL(url).host;
 
 /** The text of the first <h1> of a page as the server sends it (null when it has none). */
 async function firstH1(url: string): Promise<string | null> {
   const { host, pathname } = new URL(url);
-  const res = await fetch(`http://127.0.0.1:${server.port}${pathname}`, { headers: { host } });
+  const res = await fetch(`http://127.0.0.1:${docs.server.port}${pathname}`, { headers: { host } });
   const m = /<h1\b[^>]*>([\s\S]*?)<\/h1>/i.exec(await res.text());
   if (!m) return null;
   return (m[1] ?? "")
@@ -65,14 +44,14 @@ async function expectDuplicatesShareH1(duplicates: Map<string, { target: string 
 let python: Promise<{ c: Crawler; view: JobView }> | null = null;
 function pythonCrawl(): Promise<{ c: Crawler; view: JobView }> {
   python ??= (async () => {
-    const c = docsCrawler();
+    const c = docs.crawler();
     return { c, view: await c.crawl("docs.python.org", { budget: 2000 }) };
   })();
   return python;
 }
 
 test("a budget of 200 on docs.python.org: partial, 200 fetched, the rest in `budget` with its reason", async () => {
-  const c = docsCrawler();
+  const c = docs.crawler();
   const view = await c.crawl("docs.python.org", { budget: 200 });
   expectInvariant(view);
   expect(view.state).toBe("partial");
@@ -91,7 +70,7 @@ test("a full crawl of docs.python.org completes: every robots-allowed page index
   const { c, view } = await pythonCrawl();
   expectInvariant(view);
   expect(view.state).toBe("completed");
-  const site = sites.python;
+  const site = docs.sites.python;
   const indexed = bucketRows(c, view.id, "indexed");
   const duplicates = bucketRows(c, view.id, "duplicate");
   const missing = site.allowedPages
@@ -126,7 +105,7 @@ test("a full crawl of docs.python.org completes: every robots-allowed page index
   const excluded = site.robotsExcluded.map((p) => siteUrl(site, p));
   expect(excluded.filter((u) => !robots.has(u))).toEqual([]);
   expect([...robots.keys()].filter((u) => indexed.has(u))).toEqual([]);
-  const asked = new Set(server.hits.filter((h) => h.host === site.host).map((h) => h.path));
+  const asked = new Set(docs.server.hits.filter((h) => h.host === site.host).map((h) => h.path));
   expect(site.robotsExcluded.filter((p) => asked.has(p))).toEqual([]);
   // The dead link of the package: a 404 on the docs host, for a page the site does not have.
   const notFound = [...bucketRows(c, view.id, "clientError").values()];
@@ -187,7 +166,7 @@ test("body citations: the most cited pages are cited from body text, never by Sp
   expect(pages.length).toBe(view.coverage.buckets.indexed.count);
   const top = pages.slice(0, 10);
   expect(top[0]?.inlinks ?? 0).toBeGreaterThan(0);
-  const nav = new Set(SPHINX_NAVIGATION.map((p) => siteUrl(sites.python, p)));
+  const nav = new Set(SPHINX_NAVIGATION.map((p) => siteUrl(docs.sites.python, p)));
   for (const p of top) expect([p.url, nav.has(p.url)]).toEqual([p.url, false]);
   for (const p of pages) {
     expect(p.inlinks).not.toBe(pages.length);
@@ -210,30 +189,30 @@ test("body citations: the most cited pages are cited from body text, never by Sp
 
 test("refresh: every page unchanged, asked conditionally; then one edited page, re-indexed with history", async () => {
   const { c, view: first } = await pythonCrawl();
-  const site = sites.python;
+  const site = docs.sites.python;
   const indexedBefore = first.coverage.buckets.indexed.count;
-  server.hits.length = 0;
+  docs.server.hits.length = 0;
   const again = await c.crawl("docs.python.org", { budget: 2000, refresh: true });
   expectInvariant(again);
   expect(again.state).toBe("completed");
   expect(again.coverage.buckets.indexed.count).toBe(0);
   expect(again.coverage.buckets.unchanged.count).toBeGreaterThanOrEqual(indexedBefore);
-  const pageHits = server.hits.filter((h) => h.host === site.host && h.path.endsWith(".html"));
+  const pageHits = docs.server.hits.filter((h) => h.host === site.host && h.path.endsWith(".html"));
   const notModified = pageHits.filter((h) => h.status === 304).length;
   expect(notModified).toBeGreaterThan(0.9 * indexedBefore);
 
   const path = "/library/bisect.html";
   const original = await (
-    await fetch(`http://127.0.0.1:${server.port}${path}`, { headers: { host: site.host } })
+    await fetch(`http://127.0.0.1:${docs.server.port}${path}`, { headers: { host: site.host } })
   ).text();
   const changed = original.replace("</h1>", "</h1><p>A freshly added paragraph about bisect.</p>");
   expect(changed).not.toBe(original);
-  server.write(site.host, path, changed);
+  docs.server.write(site.host, path, changed);
   let edited: JobView;
   try {
     edited = await c.crawl("docs.python.org", { budget: 2000, refresh: true });
   } finally {
-    server.reset();
+    docs.server.reset();
   }
   expectInvariant(edited);
   expect([...bucketRows(c, edited.id, "indexed").keys()]).toEqual([siteUrl(site, path)]);
@@ -248,11 +227,11 @@ test("refresh: every page unchanged, asked conditionally; then one edited page, 
 });
 
 test("the PostgreSQL docs in full: every page indexed from the generated home page", async () => {
-  const c = docsCrawler();
+  const c = docs.crawler();
   const view = await c.crawl("www.postgresql.org", { budget: 2000 });
   expectInvariant(view);
   expect(view.state).toBe("completed");
-  const site = sites.postgres;
+  const site = docs.sites.postgres;
   const indexed = bucketRows(c, view.id, "indexed");
   const duplicates = bucketRows(c, view.id, "duplicate");
   const missing = site.allowedPages
@@ -268,8 +247,8 @@ test("the PostgreSQL docs in full: every page indexed from the generated home pa
 });
 
 test("the Debian handbook: its root page reaches every language (a budgeted crawl)", async () => {
-  const c = docsCrawler();
-  const site = sites.handbook;
+  const c = docs.crawler();
+  const site = docs.sites.handbook;
   const budget = 150;
   const view = await c.crawl("debian-handbook.info", { budget });
   expectInvariant(view);
@@ -292,22 +271,16 @@ test("the Debian handbook with its https canonical links, served over http only:
   // As packaged, every page names https://debian-handbook.info/… as its canonical; here nothing
   // answers https (a mirror, or a site whose https is broken). Once, each page was booked the
   // duplicate of its canonical, every canonical failed, and 1 of 3,330 pages was indexed.
-  const site = sites.handbook;
+  const site = docs.sites.handbook;
   const packaged: DocSites = {
-    ...sites,
+    ...docs.sites,
     handbook: { ...site, mounts: site.mounts.map(({ prefix, dir }) => ({ prefix, dir })) },
   };
   const asPackaged = serveDocSites({
     ...packaged,
     all: [packaged.python, packaged.postgres, packaged.handbook],
   });
-  const c = crawler({
-    CONNECT_TO: asPackaged.connectTo(),
-    WORKER_PROCESSES: "2",
-    HOST_CONCURRENCY: "16",
-    MAX_CONCURRENCY: "16",
-  });
-  crawlers.push(c);
+  const c = docs.crawler(asPackaged);
   try {
     const budget = 200;
     const view = await c.crawl("debian-handbook.info", { budget });
@@ -351,7 +324,7 @@ test("the page-count estimate on real crawls of the PostgreSQL docs: budgets 50,
   const ranges: { budget: number; low: number; high: number; confidence: number }[] = [];
   let truth = 0;
   for (const budget of [50, 200, 2000]) {
-    const c = docsCrawler();
+    const c = docs.crawler();
     const view = await c.crawl("www.postgresql.org", { budget });
     expectInvariant(view);
     const { coverage } = domainRecord(c.store.read, "postgresql.org", true);

@@ -2,36 +2,13 @@
  * Crawl scope on a real documentation site (the Python docs served on loopback by doc-server.ts):
  * `exclude: ["**\/genindex*"]` over the whole domain, and a URL prefix with it (issue 32 §1).
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { type Crawler, crawler, expectInvariant } from "../helpers/crawl.ts";
-import { type DocServer, serveDocSites } from "./support/doc-server.ts";
-import { type DocSites, docSites } from "./support/doc-sites.ts";
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { type Crawler, expectInvariant } from "../helpers/crawl.ts";
+import { docCrawls } from "./support/doc-crawls.ts";
 
 setDefaultTimeout(1_200_000);
 
-let sites: DocSites;
-let server: DocServer;
-const crawlers: Crawler[] = [];
-
-beforeAll(() => {
-  sites = docSites();
-  server = serveDocSites(sites);
-});
-afterAll(async () => {
-  for (const c of crawlers) c.close();
-  await server?.stop();
-});
-
-function docsCrawler(): Crawler {
-  const c = crawler({
-    CONNECT_TO: server.connectTo(),
-    WORKER_PROCESSES: "2",
-    HOST_CONCURRENCY: "16",
-    MAX_CONCURRENCY: "16",
-  });
-  crawlers.push(c);
-  return c;
-}
+const docs = docCrawls();
 
 interface Row {
   url: string;
@@ -49,10 +26,10 @@ const GENINDEX = /\/genindex[^/]*$/;
 
 test("docs.python.org with **/genindex* and /whatsnew/** excluded: their pages filtered with the pattern, none fetched", async () => {
   // robots.txt disallows /genindex too: the pattern is applied first, as the URL is met.
-  expect(sites.python.pages.filter((p) => GENINDEX.test(p)).length).toBeGreaterThan(1);
-  const whatsnew = sites.python.allowedPages.filter((p) => p.startsWith("/whatsnew/"));
+  expect(docs.sites.python.pages.filter((p) => GENINDEX.test(p)).length).toBeGreaterThan(1);
+  const whatsnew = docs.sites.python.allowedPages.filter((p) => p.startsWith("/whatsnew/"));
   expect(whatsnew.length).toBeGreaterThan(1);
-  const c = docsCrawler();
+  const c = docs.crawler();
   const view = await c.crawl("docs.python.org", {
     budget: 2000,
     exclude: ["**/genindex*", "/whatsnew/**"],
@@ -69,12 +46,12 @@ test("docs.python.org with **/genindex* and /whatsnew/** excluded: their pages f
   for (const r of news)
     expect(r).toMatchObject({ bucket: "filtered", reason: "excluded by pattern /whatsnew/**" });
   const indexed = rows.filter((r) => r.bucket === "indexed").length;
-  expect(indexed).toBeGreaterThan((sites.python.allowedPages.length - whatsnew.length) * 0.8);
+  expect(indexed).toBeGreaterThan((docs.sites.python.allowedPages.length - whatsnew.length) * 0.8);
 });
 
 test("a URL prefix scope on docs.python.org: only the library reference, to the end", async () => {
   const prefix = "http://docs.python.org/library/";
-  const c = docsCrawler();
+  const c = docs.crawler();
   const view = await c.crawl("docs.python.org", {
     budget: 2000,
     scope: prefix,
@@ -83,7 +60,7 @@ test("a URL prefix scope on docs.python.org: only the library reference, to the 
   expectInvariant(view);
   expect(view.state).toBe("completed");
   const rows = ledger(c, view.id);
-  const library = sites.python.allowedPages.filter((p) => p.startsWith("/library/"));
+  const library = docs.sites.python.allowedPages.filter((p) => p.startsWith("/library/"));
   const indexed = rows.filter((r) => r.bucket === "indexed").map((r) => r.url);
   expect(indexed.length).toBeGreaterThan(library.length * 0.8);
   expect(indexed.every((u) => u.startsWith(prefix))).toBe(true);
