@@ -30,7 +30,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../config.ts";
-import { parseIp } from "../crawl/ip.ts";
+import { formatIp, parseIp } from "../crawl/ip.ts";
 import type { Db } from "../db/client.ts";
 import { problemResponse } from "../server/problems.ts";
 import { ServiceError } from "../services/errors.ts";
@@ -90,8 +90,7 @@ export function anonymousClient(address: string | null | undefined): string {
   const ip = address ? parseIp(address.replace(/%.*$/, "")) : null;
   if (!ip) return `addr:${address || "unknown"}`;
   if (ip.version === 4 || ip.value >> 32n === 0xffffn) {
-    const v = Number(ip.value & 0xffffffffn);
-    return `addr:${v >>> 24}.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`;
+    return `addr:${formatIp({ version: 4, value: ip.value & 0xffffffffn })}`;
   }
   return `addr:${(ip.value >> 64n).toString(16)}::/64`;
 }
