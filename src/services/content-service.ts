@@ -253,19 +253,40 @@ export function pageMarkdown(db: Db, id: string): string {
   const pid = withPrefix("pg_", id).toLowerCase();
   const row = getPage(db, pid);
   if (!row) throw notFound(`page ${pid}`);
-  const front = {
-    id: row.id,
-    url: row.url,
-    canonical_url: row.canonicalUrl,
-    title: row.title,
-    domain: row.domain,
-    locale: row.locale,
-    type: row.type,
-    published: row.published,
-    fetched_at: row.fetchedAt,
-    words: row.words,
-  };
-  return `---\n${Bun.YAML.stringify(front, null, 2).trimEnd()}\n---\n\n${row.markdown.trimEnd()}\n`;
+  return pageWithFrontmatter(
+    {
+      id: row.id,
+      url: row.url,
+      canonical_url: row.canonicalUrl,
+      title: row.title,
+      domain: row.domain,
+      locale: row.locale,
+      type: row.type,
+      published: row.published,
+      fetched_at: row.fetchedAt,
+      words: row.words,
+    },
+    row.markdown,
+  );
+}
+
+/** What a page's markdown is headed with, so it stays attributable when pasted elsewhere. */
+export interface PageFrontmatter {
+  id: string;
+  url: string;
+  canonical_url: string | null;
+  title: string | null;
+  domain: string;
+  locale: string | null;
+  type: string;
+  published: string | null;
+  fetched_at: string;
+  words: number;
+}
+
+/** A page's markdown behind its YAML frontmatter block (/api/content/{id}.md, /api/fetch). */
+export function pageWithFrontmatter(front: PageFrontmatter, markdown: string): string {
+  return `---\n${Bun.YAML.stringify(front, null, 2).trimEnd()}\n---\n\n${markdown.trimEnd()}\n`;
 }
 
 export function pageScreenshot(db: Db, id: string): Uint8Array {

@@ -30,6 +30,7 @@ import { chunkMarkdown } from "../search/chunking.ts";
 import { anchorsOnly } from "../search/link-anchors.ts";
 import { loadTokenCounter, MODEL_DIR, modelFiles } from "../search/model-files.ts";
 import { indexEvidence, markdownShape } from "../search/vector-policy.ts";
+import { pageWithFrontmatter } from "./content-service.ts";
 import { invalidBody, ServiceError } from "./errors.ts";
 import { RateLimiter } from "./rate-limiter.ts";
 
@@ -307,19 +308,21 @@ export type FetchedView = ReturnType<typeof fetchedView>;
 
 /** The page as markdown behind a YAML frontmatter, as /api/content/{id}.md renders a page. */
 export function fetchedMarkdown(view: FetchedView): string {
-  const front = {
-    id: view.id,
-    url: view.url,
-    canonical_url: view.canonical_url,
-    title: view.title,
-    domain: view.domain,
-    locale: view.facets.locale,
-    type: view.facets.type,
-    published: view.facets.published,
-    fetched_at: view.fetched_at,
-    words: view.facets.words,
-  };
-  return `---\n${Bun.YAML.stringify(front, null, 2).trimEnd()}\n---\n\n${view.markdown.trimEnd()}\n`;
+  return pageWithFrontmatter(
+    {
+      id: view.id,
+      url: view.url,
+      canonical_url: view.canonical_url,
+      title: view.title,
+      domain: view.domain,
+      locale: view.facets.locale,
+      type: view.facets.type,
+      published: view.facets.published,
+      fetched_at: view.fetched_at,
+      words: view.facets.words,
+    },
+    view.markdown,
+  );
 }
 
 export interface FetchRequest {
