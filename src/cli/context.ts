@@ -31,16 +31,21 @@ export function startConfig(overrides: Partial<Record<SettingName, string>> = {}
  * it, with what is wrong and how to recover, on one line.
  */
 export function startStore(config: Config): Store {
+  refuseDamaged(config.databasePath);
+  return openStore(config.databasePath);
+}
+
+/** The integrity check of every command that opens the database: a CliError when damaged. */
+export function refuseDamaged(path: string): void {
   try {
-    checkStore(config.databasePath);
+    checkStore(path);
   } catch (err) {
     if (!(err instanceof DamagedStoreError)) throw err;
     throw new CliError(damagedLine(err), 1);
   }
-  return openStore(config.databasePath);
 }
 
-export function damagedLine(err: DamagedStoreError): string {
+function damagedLine(err: DamagedStoreError): string {
   const first = (err.problems[0] ?? "unknown damage").replace(/\s+/g, " ").trim();
   const more = err.problems.length > 1 ? ` (and ${err.problems.length - 1} more)` : "";
   const db = err.path;

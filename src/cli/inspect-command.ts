@@ -23,8 +23,6 @@ import {
 import { CliError, startConfig } from "./context.ts";
 import { INSPECT_USAGE } from "./usage.ts";
 
-export { chunkerFor };
-
 export function parseHeaders(values: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const value of values) {
@@ -37,7 +35,7 @@ export function parseHeaders(values: readonly string[]): Record<string, string> 
 }
 
 /** What the crawler would store for one page; `rawUrl` is checked and normalized first. */
-export function inspectPage(
+function inspectPage(
   html: Uint8Array,
   rawUrl: string,
   headers: Record<string, string>,

@@ -7,14 +7,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import {
-  checkStore,
-  DamagedStoreError,
-  DatabaseInUseError,
-  type Db,
-  openExclusive,
-  openReader,
-} from "../db/client.ts";
+import { DatabaseInUseError, type Db, openExclusive, openReader } from "../db/client.ts";
 import { counted } from "../plural.ts";
 import { checkDomain } from "../search/shard-files.ts";
 import { openShardRegistry } from "../search/shard-registry.ts";
@@ -25,7 +18,7 @@ import {
   verifyDomains,
 } from "../search/shard-verify.ts";
 import { vectorModelId } from "../search/vector-model.ts";
-import { CliError, damagedLine, startConfig } from "./context.ts";
+import { CliError, refuseDamaged, startConfig } from "./context.ts";
 import { VERIFY_USAGE } from "./usage.ts";
 
 /** Ids of one kind printed per domain; `--json` lists them all. */
@@ -115,12 +108,7 @@ export async function verifyCommand(argv: string[]): Promise<number> {
   if (!existsSync(config.databasePath))
     throw new CliError(`error: no database at ${config.databasePath} (WEBCORPUS_DATA_DIR?)`);
   // Shards are checked against SQLite, and repaired from it: a damaged database is refused first.
-  try {
-    checkStore(config.databasePath);
-  } catch (err) {
-    if (err instanceof DamagedStoreError) throw new CliError(damagedLine(err), 1);
-    throw err;
-  }
+  refuseDamaged(config.databasePath);
   const dir = join(config.dataDir, "shards");
   const started = performance.now();
   let db: Db;
