@@ -4,6 +4,7 @@ import { CrawlScheduler } from "../crawl/crawl-scheduler.ts";
 import { counted } from "../plural.ts";
 import { openSearch } from "../search/search-runtime.ts";
 import { createApp } from "../server/app.ts";
+import { urlFetching } from "../services/fetch-service.ts";
 import { RateLimiter } from "../services/rate-limiter.ts";
 import { CliError, startConfig, startStore } from "./context.ts";
 
@@ -82,6 +83,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
       embedQuery: searchRuntime.embedQuery,
       indexStatus: searchRuntime.indexStatus,
     },
+    // On-demand fetches are paced with the crawls: one pace per host.
+    fetching: urlFetching(config, scheduler?.throttle),
     ...(scheduler ? { onCrawlQueued: () => scheduler.tick() } : {}),
   });
   try {

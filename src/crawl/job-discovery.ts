@@ -1,7 +1,8 @@
 /**
  * Where a crawl starts: the entry origin (the host the user typed, the bare domain, `www.`; https
  * first), its home page, the pages known from earlier crawls on a refresh, and the sitemaps, read
- * before any page so that their `lastmod` dates the pages that state none.
+ * before any page so that their `lastmod` dates the pages that state none. Every other host in
+ * scope has its robots.txt sitemaps read when the crawl first reaches it (`hostSitemaps`).
  */
 import { knownPageUrls, saveSitemap, setDomainEntry, setDomainRobots } from "../db/crawl-repo.ts";
 import { updateJob } from "../db/jobs-repo.ts";
@@ -36,6 +37,13 @@ export function entryCandidates(run: JobRun): string[] {
 }
 
 export async function discover(run: JobRun): Promise<void> {
+  if (run.params.startOnly) {
+    // One URL to store (POST /api/fetch): no entry page, no sitemaps.
+    const starts = run.params.start ?? [];
+    run.info.entry_url = starts[0] ?? null;
+    run.add(starts.map((url) => entry(url, 0, "entry")));
+    return;
+  }
   const candidates = entryCandidates(run);
   let entryOrigin: string | null = null;
   const robots: Record<string, string> = {};
@@ -80,7 +88,29 @@ export async function discover(run: JobRun): Promise<void> {
       seeds.push(entry(url, 1, "known", "pending", null, null, 1));
   }
   run.add(seeds);
-  await sitemaps(run, entryOrigin);
+  await hostSitemaps(run, entryOrigin);
+}
+
+/** Most origins of one job whose sitemaps are read (a domain scope may reach many hosts). */
+export const MAX_SITEMAP_ORIGINS = 50;
+
+/**
+ * Reads the sitemaps robots.txt lists on `origin`, once per job (a resumed job remembers the
+ * origins it read, in its info). Called at discovery for the entry origin and by the first visit
+ * of each other origin.
+ */
+export async function hostSitemaps(run: JobRun, origin: string): Promise<void> {
+  if (run.sitemapOrigins.has(origin)) return;
+  run.sitemapOrigins.add(origin);
+  const read = (run.info.sitemap_origins as string[] | undefined) ?? [];
+  if (read.includes(origin)) return;
+  if (read.length >= MAX_SITEMAP_ORIGINS) {
+    run.info.sitemap_origins_skipped = ((run.info.sitemap_origins_skipped as number) ?? 0) + 1;
+    return;
+  }
+  run.info.sitemap_origins = [...read, origin];
+  updateJob(run.db, run.job.id, { info: JSON.stringify(run.info) });
+  await sitemaps(run, origin);
 }
 
 /** The prefix on the entry origin when it is the prefix's host (the scheme that answered). */
@@ -137,5 +167,5 @@ async function sitemaps(run: JobRun, origin: string): Promise<void> {
       fetchedAt: at,
     });
   }
-  run.info.sitemap_urls = found;
+  run.info.sitemap_urls = ((run.info.sitemap_urls as number | undefined) ?? 0) + found;
 }

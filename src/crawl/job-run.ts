@@ -79,6 +79,8 @@ export class JobRun {
   /** Sitemap `<priority>` by URL, where stated. */
   readonly sitemapPriority = new Map<string, number>();
   readonly hops = new Map<string, number>();
+  /** Origins whose robots.txt sitemaps this job has read (or is reading): each once. */
+  readonly sitemapOrigins = new Set<string>();
   /** Link targets by the URL as extracted (null: not crawlable): a site's navigation links
    * recur on every page, and each needs a URL parse, a scope check and a SHA-256. */
   readonly #linkTargets = new Map<string, LinkTarget | null>();
@@ -293,6 +295,7 @@ export class JobRun {
    * Each URL once per job: a link on every page is handled on the first.
    */
   addLinks(rawUrls: readonly string[], depth: number, base?: string): void {
+    if (this.params.startOnly) return;
     const entries: UrlEntry[] = [];
     const evidence: string[] = [];
     const seen = this.#ranked ? new Set<string>() : null;

@@ -12,6 +12,7 @@ import { isoNow } from "../services/clock.ts";
 import type { Bucket } from "./buckets.ts";
 import { AWAITED_PRIORITY as AWAITED, pageChars, type WaitingPage } from "./canonical-waits.ts";
 import { refusedAddress } from "./fetch-errors.ts";
+import { hostSitemaps } from "./job-discovery.ts";
 import { type JobRun, entry as ledgerEntry } from "./job-run.ts";
 import type { FetchMeta } from "./messages.ts";
 import type { ProcessedPage } from "./process-page.ts";
@@ -43,6 +44,8 @@ export async function visit(run: JobRun, entry: UrlEntry): Promise<void> {
     run.book(url, "robots", "disallowed by robots.txt");
     return;
   }
+  const origin = originOf(url);
+  if (origin && !run.sitemapOrigins.has(origin)) await hostSitemaps(run, origin);
   const pid = pageId(url);
   const state = pageState(run.db, pid);
   if (state && !run.params.refresh && !run.params.force) {

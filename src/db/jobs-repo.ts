@@ -23,6 +23,9 @@ export interface JobParams extends ScopeParams {
   readonly refresh: boolean;
   readonly force: boolean;
   readonly shots: number;
+  /** Only the start URLs (and their redirects and canonicals): no sitemaps, no links followed.
+   * The job `POST /api/fetch` with `store: true` queues. */
+  readonly startOnly?: boolean;
 }
 
 export type CreateJobResult = { ok: true; job: JobRow } | { ok: false; activeId: string };

@@ -23,7 +23,7 @@ export const fetchBody = t.Object({
       where: "field",
       default: false,
       description:
-        "Store the page in the corpus too (not built yet: true answers 400 naming store; crawl the domain to keep it).",
+        "Store the page in the corpus too: a one-URL crawl job (no sitemaps, no links followed) fetches it again through the crawler and stores it; `job_id` names the job. 409 while the domain has a crawl under way.",
     }),
   ),
 });
@@ -40,6 +40,7 @@ export const fetchedExample = {
   chunks: { count: 2, tokens: 412, headings: ["CREATE INDEX", "CREATE INDEX > Synopsis"] },
   fetched_at: "2026-11-25T21:49:11.000Z",
   stored: false,
+  job_id: null,
 };
 
 export const fetchedMarkdownExample = `---
@@ -77,7 +78,16 @@ export const FetchedPage = t.Object(
       { description: "The chunks search would index: how many, their word pieces, headings." },
     ),
     fetched_at: t.String({ format: "date-time" }),
-    stored: t.Boolean({ description: "Whether the page was stored in the corpus." }),
+    stored: t.Boolean({
+      description:
+        "Whether the corpus holds the page now (a crawl stored it before; with `store: true`, false until its job stores it).",
+    }),
+    job_id: nullable(
+      t.String({
+        description:
+          "With `store: true`: the job storing the page (GET /api/jobs/{id}; searchable once it completes). Null otherwise.",
+      }),
+    ),
   },
   { examples: [fetchedExample] },
 );

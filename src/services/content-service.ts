@@ -282,6 +282,8 @@ export interface PageFrontmatter {
   published: string | null;
   fetched_at: string;
   words: number;
+  /** POST /api/fetch with `store: true`: the job storing the page. */
+  job_id?: string;
 }
 
 /** A page's markdown behind its YAML frontmatter block (/api/content/{id}.md, /api/fetch). */

@@ -119,6 +119,7 @@ export function startCrawl(
         ...(request.include === undefined ? {} : { include: request.include }),
         ...(request.exclude === undefined ? {} : { exclude: request.exclude }),
         ...(request.start === undefined ? {} : { start: request.start }),
+        ...(request.startOnly ? { startOnly: true } : {}),
       },
       createdAt: isoNow(),
       keyId,

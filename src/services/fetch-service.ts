@@ -22,15 +22,19 @@ import { refusedAddress } from "../crawl/fetch-errors.ts";
 import type { FetchResult } from "../crawl/fetch-result.ts";
 import { Fetcher, fetcherOptions } from "../crawl/fetcher.ts";
 import { fetchOutcome } from "../crawl/outcome.ts";
+import { HostThrottle } from "../crawl/politeness.ts";
 import { processPage } from "../crawl/process-page.ts";
 import { robotsUrl } from "../crawl/robots.ts";
 import { RobotsReader } from "../crawl/robots-cache.ts";
 import { normalizeUrl, pageId, urlHost } from "../crawl/urls.ts";
+import type { Db } from "../db/client.ts";
+import { pageState } from "../db/crawl-repo.ts";
 import { chunkMarkdown } from "../search/chunking.ts";
 import { anchorsOnly } from "../search/link-anchors.ts";
 import { loadTokenCounter, MODEL_DIR, modelFiles } from "../search/model-files.ts";
 import { indexEvidence, markdownShape } from "../search/vector-policy.ts";
 import { pageWithFrontmatter } from "./content-service.ts";
+import { type CrawlRequest, crawlRequest, startCrawl } from "./crawl-service.ts";
 import { invalidBody, ServiceError } from "./errors.ts";
 import { RateLimiter } from "./rate-limiter.ts";
 
@@ -173,18 +177,23 @@ function fetchRefusal(result: FetchResult, url: string, field: string): ServiceE
 
 /**
  * Fetches single URLs as the crawler does, for one process: one fetcher, robots.txt cached per
- * origin (a day; an unreachable one ten minutes), the chunker loaded on first use.
+ * origin (a day; an unreachable one ten minutes), the chunker loaded on first use. Requests are
+ * paced per host as the crawl paces them (`WEBCORPUS_CRAWL_DELAY_S`, host concurrency, robots.txt
+ * Crawl-delay, Retry-After); `serve` hands it the crawl scheduler's pacer, so a site being
+ * crawled and fetched on demand at once sees one pace.
  */
 export class UrlReader {
   readonly #config: Config;
   readonly #fetcher: Fetcher;
+  readonly #throttle: HostThrottle;
   readonly #robots: RobotsReader;
   #chunk: Chunker | null = null;
 
-  constructor(config: Config) {
+  constructor(config: Config, options: { throttle?: HostThrottle } = {}) {
     disableProxies();
     this.#config = config;
-    this.#fetcher = new Fetcher(fetcherOptions(config));
+    this.#throttle = options.throttle ?? HostThrottle.fromConfig(config);
+    this.#fetcher = new Fetcher(fetcherOptions(config, { pacer: this.#throttle }));
     this.#robots = new RobotsReader({ fetcher: this.#fetcher, userAgent: config.userAgent });
   }
 
@@ -195,6 +204,7 @@ export class UrlReader {
 
   async #checkRobots(url: string, field: string): Promise<void> {
     const policy = await this.#robots.policy(url);
+    if (policy.crawlDelayS) this.#throttle.setCrawlDelayS(urlHost(url) ?? "", policy.crawlDelayS);
     if (policy.allowed(url)) return;
     if (policy.failure?.kind === "ssrf") throw ssrfRefusal(field, policy.failure.detail);
     if (policy.status === "unreachable") {
@@ -307,7 +317,7 @@ export function fetchedView(page: InspectedPage, fetchedAt: string) {
 export type FetchedView = ReturnType<typeof fetchedView>;
 
 /** The page as markdown behind a YAML frontmatter, as /api/content/{id}.md renders a page. */
-export function fetchedMarkdown(view: FetchedView): string {
+export function fetchedMarkdown(view: FetchAnswer): string {
   return pageWithFrontmatter(
     {
       id: view.id,
@@ -320,6 +330,7 @@ export function fetchedMarkdown(view: FetchedView): string {
       published: view.facets.published,
       fetched_at: view.fetched_at,
       words: view.facets.words,
+      ...(view.job_id ? { job_id: view.job_id } : {}),
     },
     view.markdown,
   );
@@ -330,26 +341,66 @@ export interface FetchRequest {
   readonly store?: boolean;
 }
 
+/** The corpus a fetch reads (is the page stored?) and stores into (`store: true`). */
+export interface FetchCorpus {
+  readonly db: Db;
+  readonly config: Config;
+  /** Wakes the crawl scheduler once a store job is queued. */
+  readonly onQueued?: () => void;
+}
+
+/** A fetched page, whether the corpus holds it, and the job storing it (`store: true`). */
+export type FetchAnswer = FetchedView & { readonly job_id: string | null };
+
+/** Pages a store job may fetch: the URL and the canonical it may name. */
+const STORE_BUDGET = 2;
+
+/** The one-URL crawl that stores `url`, or a 400 naming `store` when its host cannot be crawled. */
+function storeRequest(config: Config, url: string): CrawlRequest {
+  const host = urlHost(url) ?? "";
+  try {
+    return {
+      ...crawlRequest(config, { domain: host, start: [url], budget: STORE_BUDGET, refresh: true }),
+      startOnly: true,
+    };
+  } catch (err) {
+    if (err instanceof ServiceError && err.code === "invalid_body")
+      throw invalidBody(
+        "store",
+        `${url} cannot be stored: ${err.errors[0]?.message ?? err.message}`,
+      );
+    throw err;
+  }
+}
+
 /**
  * One URL on demand for a key: checked, counted against the key's fetches per minute, fetched
- * and processed. `store: true` is refused (400 naming `store`) until storing fetched pages is
- * built: a request we cannot carry out as asked, not a server fault.
+ * and processed, answered at once. With `store: true` a one-URL crawl job (`startOnly`: no
+ * sitemaps, no links followed) then stores it through the crawler's own path (robots, pacing,
+ * duplicates, canonical, chunks, vectors), fetching it once more; `job_id` names it, and a domain
+ * whose crawl is under way answers 409. `stored` says whether the corpus holds the page now.
  */
 export async function fetchUrl(
   reader: UrlReader,
   limiter: RateLimiter,
   request: FetchRequest,
   keyId: string | null,
-): Promise<FetchedView> {
+  corpus: FetchCorpus | null = null,
+): Promise<FetchAnswer> {
   const url = checkUrl(request.url);
-  if (request.store === true)
-    throw invalidBody(
-      "store",
-      "storing a fetched page is not built yet; fetch with store=false, or crawl the domain (POST /api/crawl)",
-    );
+  const store = request.store === true;
+  if (store) {
+    if (corpus === null) throw invalidBody("store", "this server keeps no corpus to store into");
+    storeRequest(corpus.config, url); // refused before anything is fetched
+  }
   limiter.take(keyId ?? "");
   const { page, fetchedAt } = await reader.read(url);
-  return fetchedView(page, fetchedAt);
+  const view = fetchedView(page, fetchedAt);
+  const stored = corpus !== null && pageState(corpus.db, page.id) !== null;
+  if (!store || corpus === null) return { ...view, stored, job_id: null };
+  const job = startCrawl(corpus.db, storeRequest(corpus.config, page.url), keyId, null);
+  corpus.onQueued?.();
+  return { ...view, stored, job_id: job.id };
 }
 
 /** The reader and the per-key limiter of one-URL fetches, shared by the API and MCP. */
@@ -360,12 +411,15 @@ export interface UrlFetching {
 
 const shared = new WeakMap<Config, UrlFetching>();
 
-/** The process's one-URL fetching for a configuration (made on first use). */
-export function urlFetching(config: Config): UrlFetching {
+/**
+ * The process's one-URL fetching for a configuration (made on first use; `throttle`: the crawl
+ * scheduler's, when the process crawls).
+ */
+export function urlFetching(config: Config, throttle?: HostThrottle): UrlFetching {
   let fetching = shared.get(config);
   if (!fetching) {
     fetching = {
-      reader: new UrlReader(config),
+      reader: new UrlReader(config, throttle ? { throttle } : {}),
       limiter: new RateLimiter(config.fetchRatePerMinute, undefined, ["URL fetch", "URL fetches"]),
     };
     shared.set(config, fetching);

@@ -14,6 +14,8 @@ export interface TestSite {
   readonly port: number;
   readonly pages: Record<string, string>;
   readonly hits: string[];
+  /** When each hit arrived (performance.now()), in the order of `hits`. */
+  readonly hitTimes: number[];
   /** Connect-to rules for WEBCORPUS_CONNECT_TO. */
   connectTo(): string;
   count(path: string): number;
@@ -39,6 +41,7 @@ function closedPort(): number {
 
 export function serveSite(host: string, pages: Record<string, string>): TestSite {
   const hits: string[] = [];
+  const hitTimes: number[] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -46,6 +49,7 @@ export function serveSite(host: string, pages: Record<string, string>): TestSite
       const url = new URL(request.url);
       const path = url.pathname + url.search;
       hits.push(path);
+      hitTimes.push(performance.now());
       let body = pages[path] ?? pages[url.pathname];
       if (body?.startsWith(SLOW)) {
         const [seconds = "0", ...rest] = body.slice(SLOW.length).split(":");
@@ -80,6 +84,7 @@ export function serveSite(host: string, pages: Record<string, string>): TestSite
     port,
     pages,
     hits,
+    hitTimes,
     connectTo() {
       return [host, `www.${host}`]
         .flatMap((h) => [`${h}:80:127.0.0.1:${port}`, `${h}:443:127.0.0.1:${refused}`])

@@ -28,6 +28,10 @@ const MAIN: Record<string, string> = {
   "/genindex.html": page("Index", `<p>${PROSE} Genindex.</p>`),
 };
 const DOCS: Record<string, string> = {
+  "/robots.txt": "User-agent: *\nSitemap: http://docs.acme.test/sitemap.xml\n",
+  "/sitemap.xml":
+    '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://docs.acme.test/guide/hidden.html</loc></url></urlset>',
+  "/guide/hidden.html": page("Hidden guide", `<p>${PROSE} Linked from no page.</p>`),
   "/": page("Docs home", `<p>${PROSE} Docs.</p><a href="/3/">Three</a> <a href="/2/">Two</a>`),
   "/3/": page(
     "Docs 3",
@@ -97,6 +101,11 @@ test("the default domain scope crawls both hosts; an exclude glob books its URLs
   expect(indexed).toContain("http://acme.test/about.html");
   expect(indexed).toContain("http://docs.acme.test/3/a.html");
   expect(indexed).toContain("http://acme.test/blog/b2.html?page=2");
+  // Known only from the sitemap of docs.acme.test, read when the crawl first reached that host.
+  expect(byUrl.get("http://docs.acme.test/guide/hidden.html")).toMatchObject({
+    bucket: "indexed",
+    source: "sitemap",
+  });
   for (const url of ["http://acme.test/genindex.html", "http://docs.acme.test/3/genindex-all.html"])
     expect(byUrl.get(url)).toMatchObject({
       bucket: "filtered",
@@ -137,6 +146,10 @@ test("a URL prefix scope starts at the prefix and crawls only under it", async (
     reason: outside,
   });
   expect(byUrl.get("http://acme.test/")).toMatchObject({ bucket: "filtered", reason: outside });
+  expect(byUrl.get("http://docs.acme.test/guide/hidden.html")).toMatchObject({
+    bucket: "filtered",
+    reason: outside,
+  });
   expect(byUrl.get("http://docs.acme.test/3/genindex-all.html")).toMatchObject({
     bucket: "filtered",
     reason: "excluded by pattern genindex*",

@@ -4,7 +4,9 @@
  * limit and bad URLs refused with problems naming what to change.
  */
 import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { CrawlScheduler } from "../../src/crawl/crawl-scheduler.ts";
 import { createKey } from "../../src/services/keys-service.ts";
+import { expectInvariant } from "../helpers/crawl.ts";
 import { type Json, type LiveServer, live } from "../helpers/live.ts";
 import { call, ok } from "../helpers/mcp.ts";
 import { article, serveSite, steps, type TestSite } from "../helpers/site.ts";
@@ -46,6 +48,7 @@ afterAll(async () => {
 });
 afterEach(() => {
   site.hits.length = 0;
+  site.hitTimes.length = 0;
 });
 
 const fetchUrl = (body: unknown, headers: Record<string, string> = {}, server = srv) =>
@@ -175,16 +178,6 @@ test("a site that gives no page is a 502; an answer that is not HTML a 422; neve
   expect(closed.detail).toContain("robots.txt could not be read");
 });
 
-test("store=true is refused with a 400 naming store until storing is built", async () => {
-  const p = await problemOf(
-    await fetchUrl({ url: "http://acme.test/docs/start", store: true }),
-    400,
-  );
-  expect(p.errors).toEqual([{ field: "store", message: expect.stringContaining("not built yet") }]);
-  expect(p.detail).toContain("store");
-  expect(site.hits).toEqual([]);
-});
-
 test("it needs a key with write access: 401 without, 403 read-only", async () => {
   const none = await fetch(`${srv.base}/api/fetch`, {
     method: "POST",
@@ -271,4 +264,83 @@ test("MCP read_url: title, URL and facets, then the markdown in parts; it needs 
   const anonymous = await call(mcp, "read_url", { url: "http://acme.test/docs/start" });
   expect(anonymous.isError).toBe(true);
   expect(anonymous.structuredContent).toMatchObject({ status: 401 });
+});
+
+test("on-demand fetches are paced per host as the crawl paces it (WEBCORPUS_CRAWL_DELAY_S)", async () => {
+  const paced = live({ ...settings, CRAWL_DELAY_S: "0.4", ADAPTIVE_DELAY: "false" }, false);
+  try {
+    const pages = ["/docs/start", "/old", "/docs/start?b", "/docs/start?c"];
+    const answers = await Promise.all(
+      pages.map((path) => fetchUrl({ url: `http://acme.test${path}` }, {}, paced)),
+    );
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    // robots.txt, then five requests (the redirect is one more hop), each 0.4 s after the last.
+    expect(site.hits.length).toBe(6);
+    const gaps = site.hitTimes.slice(1).map((t, i) => t - (site.hitTimes[i] ?? 0));
+    for (const gap of gaps) expect(gap).toBeGreaterThan(350);
+  } finally {
+    await paced.close();
+  }
+});
+
+/** Runs the queued job `id` of `server` to its end with the real scheduler. */
+async function runJob(server: LiveServer, id: string) {
+  const scheduler = new CrawlScheduler(
+    {
+      config: server.api.config,
+      db: server.api.store.write,
+      log: () => {},
+    },
+    { only: id },
+  );
+  scheduler.start();
+  await scheduler.waitFor(id);
+  await scheduler.stop();
+}
+
+test("store: true answers at once and queues a one-URL job that stores the page, nothing else", async () => {
+  site.pages["/docs/linked"] = article("Linked", "<p>Only linked from the stored page.</p>");
+  site.pages["/docs/with-link"] = article(
+    "With a link",
+    `<p>${steps("storing one page")}</p><a href="/docs/linked">Linked</a>`,
+  );
+  const url = "http://acme.test/docs/with-link";
+  const r = await fetchUrl({ url, store: true });
+  expect(r.status).toBe(200);
+  const answer = (await r.json()) as Json;
+  const jobId = String(answer.job_id);
+  expect(jobId).toMatch(/^job_/);
+  expect(answer).toMatchObject({ url, stored: false });
+  await runJob(srv, jobId);
+  const job = (await (await srv.get(`/api/jobs/${jobId}`)).json()) as Json;
+  expect(job.state).toBe("completed");
+  expectInvariant(job);
+  // The one URL, in the index; its link known to the page, not crawled; no sitemap, no home page.
+  expect(job.coverage.total).toBe(1);
+  expect(job.coverage.buckets.indexed.count).toBe(1);
+  expect(site.count("/docs/linked")).toBe(0);
+  expect(site.count("/")).toBe(0);
+  const page = (await (await srv.get(`/api/content/${answer.id}`)).json()) as Json;
+  expect(page).toMatchObject({ url, title: "With a link" });
+  // Asked again, the answer says the corpus holds it; the markdown names the new job.
+  const again = await fetchUrl({ url, store: true }, { accept: "text/markdown" });
+  expect(again.status).toBe(200);
+  const text = await again.text();
+  expect(text).toMatch(/^---\n/);
+  expect(text).toMatch(/\njob_id: job_\w+\n/);
+  const second = /job_id: (job_\w+)/.exec(text)?.[1] ?? "";
+  // While that job is queued the domain is busy: another store is a 409 naming the job.
+  const busy = await problemOf(await fetchUrl({ url, store: true }), 409);
+  expect(busy.code).toBe("conflict");
+  expect(busy.detail).toContain(second);
+  await runJob(srv, second);
+  const plain = (await (await fetchUrl({ url })).json()) as Json;
+  expect(plain).toMatchObject({ stored: true, job_id: null });
+});
+
+test("store: true for a URL whose host is no crawlable domain is a 400 naming store, nothing fetched", async () => {
+  const ip = await problemOf(await fetchUrl({ url: "http://93.184.216.34/x", store: true }), 400);
+  expect(ip.errors?.[0]?.field).toBe("store");
+  expect(ip.detail).toContain("cannot be stored");
+  expect(site.hits).toEqual([]);
 });
