@@ -39,6 +39,12 @@ export interface LinkTarget {
 
 const LINK_TARGETS_CACHED = 50_000;
 
+/** A link of a fetched page: its URL as extracted, and whether it sits in the page's body. */
+export interface PageLink {
+  readonly url: string;
+  readonly body: boolean;
+}
+
 /** Told when a page is stored (handed what was written), so its chunks reach the search index. */
 export interface PageIndexer {
   pageStored(page: PageWrite): void;
@@ -63,6 +69,11 @@ export class JobRun {
   readonly params: JobParams;
   readonly domain: string;
   readonly frontier = new Frontier();
+  /** Sitemap URLs in an order fixed by a hash of each: every `SAMPLE_EVERY`th visit takes the
+   * next, so the body-link counts the frontier ranks by come from a spread of the site, not only
+   * from the cluster the best-ranked pages link to. */
+  readonly #sample = new Frontier();
+  #turns = 0;
   /** Scope, include and exclude (scope.ts); a `host` scope learns its host at discovery. */
   scope: CrawlScope;
   /** URLs in this job's ledger. */
@@ -96,6 +107,7 @@ export class JobRun {
   /** By translation key (priority.ts): the most body links of a translation so far, and the
    * queued URLs sharing the key. */
   readonly #translated = new Map<string, number>();
+  readonly #keySources = new Map<string, Set<string>>();
   readonly #byKey = new Map<string, Set<string>>();
   readonly #keys = new Map<string, string | null>();
   /** Text hashes of pages this job stored, before their writes are visible to queries. */
@@ -199,6 +211,8 @@ export class JobRun {
           e.reason = reason;
         }
       }
+      if (e.bucket === "pending" && this.#ranked && e.source === "sitemap")
+        this.#sample.push({ ...e, priority: Number(Bun.hash(e.url) % 1_000_000n) });
       if (e.bucket === "pending" && this.#ranked && RANKED_SOURCES.has(e.source)) {
         const index = indexShaped(e.url);
         const key = this.#keyOf(e.url);
@@ -216,6 +230,15 @@ export class JobRun {
     for (const e of addUrls(this.db, this.job.id, fresh))
       if (e.bucket === "pending") this.frontier.push(e);
     this.wake();
+  }
+
+  /** The next URL to visit (null: none pending): the frontier's best, or the sample's next. */
+  next(): UrlEntry | null {
+    if (++this.#turns % SAMPLE_EVERY === 0) {
+      for (let e = this.#sample.pop(); e !== null; e = this.#sample.pop())
+        if (!this.started.has(e.url)) return e;
+    }
+    return this.frontier.pop();
   }
 
   /** Body links of a URL so far: none while its link is on most pages (template). */
@@ -292,18 +315,19 @@ export class JobRun {
   /**
    * Links of a page (absolute URLs as extracted): normalized and kept in scope, recorded as link
    * evidence, new ones added at `depth` (a link to a resource that is no page is `filtered`).
-   * Each URL once per job: a link on every page is handled on the first.
+   * Each URL once per job: a link on every page is handled on the first. Only links in the
+   * page's body count towards a URL's rank, as only they count towards `inlinks_body`.
    */
-  addLinks(rawUrls: readonly string[], depth: number, base?: string): void {
+  addLinks(links: readonly PageLink[], depth: number, from?: string): void {
     if (this.params.startOnly) return;
     const entries: UrlEntry[] = [];
     const evidence: string[] = [];
     const seen = this.#ranked ? new Set<string>() : null;
-    for (const raw of rawUrls) {
-      const url = normalizeUrl(raw, base);
+    for (const link of links) {
+      const url = normalizeUrl(link.url, from);
       if (url === null || this.#outOfScope.has(url)) continue;
       if (this.linked.has(url)) {
-        seen?.add(url);
+        if (link.body) seen?.add(url);
         continue;
       }
       if (!inScope(url, this.domain)) {
@@ -314,7 +338,7 @@ export class JobRun {
         continue;
       }
       this.linked.add(url);
-      seen?.add(url);
+      if (link.body) seen?.add(url);
       evidence.push(url);
       const ext = nonPageExtension(url);
       entries.push(
@@ -330,7 +354,19 @@ export class JobRun {
         this.#inlinks.set(url, (this.#inlinks.get(url) ?? 0) + 1);
         const key = this.#keyOf(url);
         if (key === null) continue;
-        const n = this.#bodyLinks(url);
+        let n = this.#bodyLinks(url);
+        if (n === 0) continue; // template so far
+        if (from !== undefined) {
+          // Pages linking any translation, counted once per page whatever its language: the
+          // links a crawl has seen in four languages are evidence for all of them.
+          let sources = this.#keySources.get(key);
+          if (sources === undefined) {
+            sources = new Set();
+            this.#keySources.set(key, sources);
+          }
+          sources.add(this.#keyOf(from) ?? from);
+          n = Math.max(n, sources.size);
+        }
         if (n <= (this.#translated.get(key) ?? 0)) continue;
         this.#translated.set(key, n);
         if (rerankAt(n)) for (const u of this.#byKey.get(key) ?? []) siblings.add(u);
@@ -342,6 +378,9 @@ export class JobRun {
     this.#rerank(siblings, true);
   }
 }
+
+/** One visit in this many takes the next sitemap URL of the spread sample (`JobRun.next`). */
+export const SAMPLE_EVERY = 10;
 
 /** Sources whose entries the frontier ranks by expected value (others keep their priority). */
 const RANKED_SOURCES = new Set(["link", "sitemap", "known"]);

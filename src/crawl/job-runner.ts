@@ -147,7 +147,7 @@ export class JobRunner {
         await run.waitForWork();
         continue;
       }
-      const entry = run.frontier.pop();
+      const entry = run.next();
       if (entry === null) {
         if (run.inFlight === 0) {
           run.wake();

@@ -13,7 +13,7 @@ import type { Bucket } from "./buckets.ts";
 import { AWAITED_PRIORITY as AWAITED, pageChars, type WaitingPage } from "./canonical-waits.ts";
 import { refusedAddress } from "./fetch-errors.ts";
 import { hostSitemaps } from "./job-discovery.ts";
-import { type JobRun, entry as ledgerEntry } from "./job-run.ts";
+import { type JobRun, entry as ledgerEntry, type PageLink } from "./job-run.ts";
 import type { FetchMeta } from "./messages.ts";
 import type { ProcessedPage } from "./process-page.ts";
 import { inScope, normalizeUrl, originOf, pageId, urlHost } from "./urls.ts";
@@ -50,7 +50,7 @@ export async function visit(run: JobRun, entry: UrlEntry): Promise<void> {
   const state = pageState(run.db, pid);
   if (state && !run.params.refresh && !run.params.force) {
     run.book(url, "unchanged", "already indexed; not re-fetched (refresh=false)", { pageId: pid });
-    run.addLinks(pageInternalLinks(run.db, pid), entry.depth + 1);
+    run.addLinks(pageInternalLinks(run.db, pid), entry.depth + 1, url);
     return;
   }
   if (run.fetched >= run.params.budget) {
@@ -74,7 +74,7 @@ export async function visit(run: JobRun, entry: UrlEntry): Promise<void> {
     if (outcome.bucket === "redirected") redirect(run, entry, outcome.target ?? null, fetch);
     else if (outcome.bucket === "unchanged") {
       unchanged(run, pid, url, fetch, outcome.reason);
-      run.addLinks(pageInternalLinks(run.db, pid), entry.depth + 1);
+      run.addLinks(pageInternalLinks(run.db, pid), entry.depth + 1, url);
     } else run.book(url, outcome.bucket, outcome.reason, { httpStatus: fetch.status || null });
   } else if (result.page) {
     run.processed++;
@@ -140,7 +140,7 @@ function store(
   const { doc } = page;
   if (doc.noindex) {
     run.book(url, "noindex", "meta robots noindex", { httpStatus: fetch.status });
-    run.addLinks(pageLinks(page), entry.depth + 1);
+    run.addLinks(pageLinks(page), entry.depth + 1, entry.url);
     return false;
   }
   const canonical = doc.canonicalUrl ? normalizeUrl(doc.canonicalUrl, url) : null;
@@ -151,11 +151,11 @@ function store(
   if (fate.kind === "keep") return keep(run, entry, pid, fetch, page, fate.note);
   if (fate.kind === "duplicate") {
     duplicate(run, entry.url, canonical, fetch);
-    run.addLinks(pageLinks(page), entry.depth + 1);
+    run.addLinks(pageLinks(page), entry.depth + 1, entry.url);
     return false;
   }
   run.canonicalWaits.add({ entry, pageId: pid, canonical, fetch, page, chars: fate.chars });
-  run.addLinks(pageLinks(page), entry.depth + 1);
+  run.addLinks(pageLinks(page), entry.depth + 1, entry.url);
   return true;
 }
 
@@ -289,9 +289,13 @@ function resolve(run: JobRun, w: WaitingPage, fate: CanonicalFate): void {
   settleCanonical(run, url);
 }
 
-function pageLinks(page: ProcessedPage): string[] {
+function pageLinks(page: ProcessedPage): PageLink[] {
   const { doc } = page;
-  return doc.nofollow ? [] : doc.links.filter((l) => !l.nofollow).map((l) => l.url);
+  return doc.nofollow
+    ? []
+    : doc.links
+        .filter((l) => !l.nofollow)
+        .map((l) => ({ url: l.url, body: l.position === "body" }));
 }
 
 /**
@@ -314,13 +318,13 @@ function keep(
   if (same === null || same === url) same = findSameText(run.db, run.domain, page.textHash, pid);
   if (same && same !== url) {
     run.book(url, "duplicate", `same content as ${same}`, { httpStatus: status, target: same });
-    run.addLinks(links, depth);
+    run.addLinks(links, depth, url);
     return false;
   }
   const state = pageState(run.db, pid);
   if (state && state.textHash === page.textHash && !run.params.force) {
     unchanged(run, pid, url, fetch, "content unchanged");
-    run.addLinks(links, depth);
+    run.addLinks(links, depth, url);
     return false;
   }
   run.textHashes.set(page.textHash, url);
@@ -337,7 +341,7 @@ function keep(
     reason: note,
   });
   run.deps.indexer?.pageStored(write);
-  run.addLinks(links, depth);
+  run.addLinks(links, depth, url);
   return true;
 }
 

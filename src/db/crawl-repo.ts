@@ -49,13 +49,13 @@ export function findSameText(
   );
 }
 
-export function pageInternalLinks(db: Db, id: string): string[] {
+export function pageInternalLinks(db: Db, id: string): { url: string; body: boolean }[] {
   return db
-    .select({ url: links.targetUrl })
+    .select({ url: links.targetUrl, position: links.position })
     .from(links)
     .where(and(eq(links.srcPageId, id), eq(links.internal, true)))
     .all()
-    .map((r) => r.url);
+    .map((r) => ({ url: r.url, body: r.position === "body" }));
 }
 
 /** (page id, SimHash) of the domain's stored pages: the near-duplicate index of a crawl. */
