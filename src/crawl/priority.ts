@@ -6,14 +6,16 @@
  * - depth: one level is one unit, as breadth-first order had it;
  * - sitemap entries rank with depth-1 links, a stated `<priority>` moving them by up to ±0.5
  *   and a recent `lastmod` a little ahead;
- * - links from page bodies: each page linking to the URL so far (its link not repeated on most
- *   pages: template links count for nothing, as in `inlinks_body`) brings it ahead, by the
- *   logarithm of their number;
+ * - links from page bodies: each page linking to the URL from its body so far (its link not
+ *   repeated on most pages: template links count for nothing, as in `inlinks_body`) brings it
+ *   ahead, by the logarithm of their number; links to any translation of a page count once per
+ *   linking section (`JobRun.addLinks`);
  * - the entry page's own links (the site's top navigation) before all else;
  * - URLs shaped like pages that index other pages (genindex, tag, category, archive, pagination,
  *   search) go after content pages of the next levels.
  *
- * Measured in docs/benchmarks.md ("What a budget reaches").
+ * Every tenth visit goes to a spread sample of the sitemap instead (`JobRun.next`). Measured in
+ * docs/benchmarks.md ("What a budget reaches").
  */
 
 /** What the frontier knows of a pending URL. */
