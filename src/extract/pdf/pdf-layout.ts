@@ -105,6 +105,11 @@ function segments(row: readonly TextRun[]): Line[] {
   return out.filter((l) => l.text !== "");
 }
 
+function median(values: number[]): number {
+  const sorted = values.sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
 /** The x of a free vertical gutter in the middle of the page, or null (one column). */
 export function gutter(lines: readonly Line[], width: number): number | null {
   if (lines.length < 12) return null;
@@ -123,7 +128,13 @@ export function gutter(lines: readonly Line[], width: number): number | null {
     if (Math.min(left, right) < 0.25 * (left + right)) continue;
     if (!best || crossing < best.crossing) best = { x, crossing };
   }
-  return best?.x ?? null;
+  if (!best) return null;
+  // Columns of prose, not of a table: the lines on each side are long.
+  const g = best.x;
+  const wide = (side: Line[]) => median(side.map((l) => l.x1 - l.x0)) >= 0.25 * width;
+  return wide(lines.filter((l) => l.x1 < g - 1)) && wide(lines.filter((l) => l.x0 > g + 1))
+    ? g
+    : null;
 }
 
 /** A page's lines in reading order (segments of one row stay together as cells). */

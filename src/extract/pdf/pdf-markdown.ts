@@ -233,7 +233,11 @@ export function pdfMarkdown(pages: readonly PageText[]): PdfMarkdown {
   levelHeadings(all, body);
   const first = all.find((b) => b.kind === "heading");
   return {
-    markdown: all.map(render).join("\n\n"),
+    // The items of one list stay together (a tight list).
+    markdown: all
+      .map((b, i) => (i > 0 && b.kind === "item" && all[i - 1]?.kind === "item" ? "\n" : "\n\n") + render(b))
+      .join("")
+      .trimStart(),
     firstHeading: first ? flow(first.lines) : null,
   };
 }
