@@ -6,6 +6,7 @@
 import { gcAndSweep, noFTL } from "bun:jsc";
 import { Tokenizer } from "htmlparser2";
 import { type Config, disableProxies } from "../config.ts";
+import { isPdf } from "../extract/pdf/pdf-type.ts";
 import { chunkMarkdown } from "../search/chunking.ts";
 import { loadTokenCounter, modelFiles } from "../search/model-files.ts";
 import { Fetcher, fetcherOptions } from "./fetcher.ts";
@@ -16,7 +17,6 @@ import {
   type PageTask,
   type ToWorker,
 } from "./messages.ts";
-import { isPdf } from "../extract/pdf/pdf-type.ts";
 import { type FetchOutcome, fetchOutcome } from "./outcome.ts";
 import type { Pacer } from "./politeness.ts";
 import { type Chunker, processPage, processPdf } from "./process-page.ts";

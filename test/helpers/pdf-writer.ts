@@ -80,7 +80,9 @@ export function writePdf(spec: PdfSpec): Uint8Array {
           `/A << /S /URI /URI ${pdfString(l.url)} >> >>`,
       ),
     );
-    const annotsEntry = annots.length ? ` /Annots [${annots.map((a) => `${a} 0 R`).join(" ")}]` : "";
+    const annotsEntry = annots.length
+      ? ` /Annots [${annots.map((a) => `${a} 0 R`).join(" ")}]`
+      : "";
     kids.push(
       add(
         `<< /Type /Page /Parent ${parent} 0 R /MediaBox [0 0 612 792] ` +

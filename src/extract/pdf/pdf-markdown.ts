@@ -66,7 +66,12 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 function headingLike(l: Line, body: number): "size" | "bold" | null {
   if (l.mono || l.cells.length > 1 || !/\p{L}/u.test(l.text)) return null;
   if (l.size >= body * 1.15 && words(l.text) <= 20) return "size";
-  if (l.bold && Math.abs(l.size - body) < body * 0.15 && words(l.text) <= 12 && !/[,;]$/.test(l.text))
+  if (
+    l.bold &&
+    Math.abs(l.size - body) < body * 0.15 &&
+    words(l.text) <= 12 &&
+    !/[,;]$/.test(l.text)
+  )
     return "bold";
   return null;
 }
@@ -163,7 +168,9 @@ function renderItem(b: Block): string {
   const text = flow(b.lines);
   const marker = BULLET.exec(text)?.[0] ?? "";
   const rest = escapeText(text.slice(marker.length));
-  return NUMBERED.test(marker) ? `${marker.replace(/[()]/g, "").trim().replace(")", ".")} ${rest}` : `- ${rest}`;
+  return NUMBERED.test(marker)
+    ? `${marker.replace(/[()]/g, "").trim().replace(")", ".")} ${rest}`
+    : `- ${rest}`;
 }
 
 function renderCode(b: Block): string {
@@ -180,8 +187,10 @@ function renderTable(b: Block): string {
   const size = (b.lines[0] as Line).size;
   const starts = b.lines.flatMap((l) => l.cells.map((c) => c.x0)).sort((x, y) => x - y);
   const anchors: number[] = [];
-  for (const x of starts) if (anchors.length === 0 || x - (anchors.at(-1) as number) > size) anchors.push(x);
-  if (b.lines.length < 3 || anchors.length > 8) return b.lines.map((l) => escapeText(l.text)).join("\n\n");
+  for (const x of starts)
+    if (anchors.length === 0 || x - (anchors.at(-1) as number) > size) anchors.push(x);
+  if (b.lines.length < 3 || anchors.length > 8)
+    return b.lines.map((l) => escapeText(l.text)).join("\n\n");
   const column = (x: number) => {
     let k = 0;
     anchors.forEach((a, i) => {
@@ -235,7 +244,10 @@ export function pdfMarkdown(pages: readonly PageText[]): PdfMarkdown {
   return {
     // The items of one list stay together (a tight list).
     markdown: all
-      .map((b, i) => (i > 0 && b.kind === "item" && all[i - 1]?.kind === "item" ? "\n" : "\n\n") + render(b))
+      .map(
+        (b, i) =>
+          (i > 0 && b.kind === "item" && all[i - 1]?.kind === "item" ? "\n" : "\n\n") + render(b),
+      )
       .join("")
       .trimStart(),
     firstHeading: first ? flow(first.lines) : null,

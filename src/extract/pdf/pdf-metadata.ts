@@ -14,7 +14,8 @@ export function pdfDate(raw: string | null, now = new Date()): string | null {
 }
 
 // Titles that are a tool's leftovers, not the document's: a file name, "untitled", a converter's prefix.
-const PLACEHOLDER = /^(?:untitled|title|document\d*|slide \d+|powerpoint presentation|\S+\.(?:docx?|pptx?|xlsx?|tex|dvi|indd|pdf|rtf|odt))$/i;
+const PLACEHOLDER =
+  /^(?:untitled|title|document\d*|slide \d+|powerpoint presentation|\S+\.(?:docx?|pptx?|xlsx?|tex|dvi|indd|pdf|rtf|odt))$/i;
 const CONVERTER_PREFIX = /^(?:Microsoft (?:Word|PowerPoint|Excel) - )/;
 
 export function pdfTitle(raw: string | null): string | null {

@@ -41,7 +41,7 @@ function isTextItem(item: object): item is TextItem {
 function textOf(value: unknown): string | null {
   if (typeof value !== "string") return null;
   // Strings of the information dictionary may carry NULs and a byte-order mark.
-  const clean = value.replace(/[\u0000\ufeff]/g, "").trim();
+  const clean = value.replaceAll("\0", "").replaceAll("\ufeff", "").trim();
   return clean === "" ? null : clean;
 }
 
@@ -167,7 +167,10 @@ async function readAll(doc: PdfDocument, caps: PdfCaps, deadline: number): Promi
 }
 
 /** Reads a PDF's text, metadata and links; rejects only with a PdfError. */
-export async function readPdf(bytes: Uint8Array, caps: PdfCaps = DEFAULT_PDF_CAPS): Promise<PdfSource> {
+export async function readPdf(
+  bytes: Uint8Array,
+  caps: PdfCaps = DEFAULT_PDF_CAPS,
+): Promise<PdfSource> {
   const lib = await pdfjs();
   const task = lib.getDocument({
     // pdf.js may transfer (detach) the buffer it is given: the caller keeps its bytes.

@@ -1,7 +1,11 @@
 /** Whether a response is a PDF (kept apart from the parser: the fetch outcome reads it). */
 
 const PDF_TYPES: ReadonlySet<string> = new Set(["application/pdf", "application/x-pdf"]);
-const GENERIC_TYPES: ReadonlySet<string> = new Set(["", "application/octet-stream", "binary/octet-stream"]);
+const GENERIC_TYPES: ReadonlySet<string> = new Set([
+  "",
+  "application/octet-stream",
+  "binary/octet-stream",
+]);
 
 /** A PDF by its Content-Type, or by its first bytes when the type is missing or generic. */
 export function isPdf(contentType: string | undefined, body: Uint8Array): boolean {

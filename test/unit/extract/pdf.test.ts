@@ -6,7 +6,8 @@ import { DEFAULT_PDF_CAPS } from "../../../src/extract/pdf/pdf-source.ts";
 import { isPdf } from "../../../src/extract/pdf/pdf-type.ts";
 
 const FIXTURES = join(import.meta.dir, "../../fixtures/pdf");
-const read = async (name: string) => new Uint8Array(await Bun.file(join(FIXTURES, name)).arrayBuffer());
+const read = async (name: string) =>
+  new Uint8Array(await Bun.file(join(FIXTURES, name)).arrayBuffer());
 const URL = "http://pdfs.example/files/doc.pdf";
 
 async function page(name: string) {
@@ -27,7 +28,9 @@ describe("extractPdf", () => {
     expect(doc.title).toBe("Quarterly Widget Report");
     expect(doc.published).toBe("2026-01-15");
     expect(doc.pdf).toEqual({ pages: 3, pagesRead: 3, author: "Ada Lovelace" });
-    expect(doc.description).toBe("PDF, 3 pages, by Ada Lovelace. Widget sales and the new sprocket line");
+    expect(doc.description).toBe(
+      "PDF, 3 pages, by Ada Lovelace. Widget sales and the new sprocket line",
+    );
     expect(doc.links.map((l) => l.url)).toEqual(["http://pdfs.example/about.html"]);
     expect(doc.words).toBeGreaterThan(100);
   });
@@ -40,7 +43,9 @@ describe("extractPdf", () => {
       "| Region | Units | Growth |\n| --- | --- | --- |\n| North | 12,400 | 8% |\n| South | 9,800 | 5% |",
     );
     expect(md).toContain("1. Open the reseller portal and sign in.\n2. Choose the sprocket");
-    expect(md).toContain("```\nwidgets order --model sprocket-9 --qty 40\nwidgets status --last\n```");
+    expect(md).toContain(
+      "```\nwidgets order --model sprocket-9 --qty 40\nwidgets status --last\n```",
+    );
     expect(md).toContain("## Outlook");
     expect(md).not.toContain("Widget Corp report, page");
   });
@@ -69,10 +74,15 @@ describe("extractPdf", () => {
   });
 
   test("caps: pages read, time", async () => {
-    const cut = await extractPdf(await read("report.pdf"), URL, { ...DEFAULT_PDF_CAPS, maxPages: 1 });
+    const cut = await extractPdf(await read("report.pdf"), URL, {
+      ...DEFAULT_PDF_CAPS,
+      maxPages: 1,
+    });
     expect(cut.ok && cut.doc.pdf).toEqual({ pages: 3, pagesRead: 1, author: "Ada Lovelace" });
     expect(cut.ok && cut.doc.markdown).not.toContain("Outlook");
-    expect(await refusal("report.pdf", { ...DEFAULT_PDF_CAPS, timeMs: 0 })).toMatch(/took longer than 0 s/);
+    expect(await refusal("report.pdf", { ...DEFAULT_PDF_CAPS, timeMs: 0 })).toMatch(
+      /took longer than 0 s/,
+    );
   });
 });
 
