@@ -173,8 +173,8 @@ export async function readPdf(
 ): Promise<PdfSource> {
   const lib = await pdfjs();
   const task = lib.getDocument({
-    // pdf.js may transfer (detach) the buffer it is given: the caller keeps its bytes.
-    data: bytes.slice(),
+    // A plain copy: pdf.js refuses a Buffer and may detach what it is given.
+    data: new Uint8Array(bytes),
     disableFontFace: true,
     useSystemFonts: false,
     useWorkerFetch: false,
