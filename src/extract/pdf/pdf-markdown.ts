@@ -22,7 +22,7 @@ interface Block {
 
 const BULLET = /^([•◦▪▫●○■□‣∙·–—*-]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])\s+(?=\S)/;
 const NUMBERED = /^\(?\d{1,3}[.)]\s/;
-const MARGIN = 0.12;
+const MARGIN = 0.15;
 
 /** Margin lines seen on many pages: running heads and feet, page numbers. */
 function repeatedMargins(pages: readonly PageText[], lines: readonly PlacedLine[][]): Set<string> {
@@ -46,6 +46,12 @@ const PAGE_NUMBER = /^(?:page\s+)?[\divxlc]+(?:\s*(?:of|\/)\s*\d+)?$/i;
 function isMarginNoise(l: Line, height: number, repeated: Set<string>): boolean {
   if (l.y < height * (1 - MARGIN) && l.y > height * MARGIN) return false;
   return repeated.has(marginKey(l)) || PAGE_NUMBER.test(l.text.trim());
+}
+
+/** A lone number above or below everything else on its page, near the page's own number. */
+function isPageNumber(l: Line, page: readonly Line[], index: number): boolean {
+  if (!/^\d{1,4}$/.test(l.text) || Math.abs(Number(l.text) - (index + 1)) > 20) return false;
+  return page.every((o) => o === l || o.y > l.y) || page.every((o) => o === l || o.y < l.y);
 }
 
 /** The body's font size: the size of most characters. */
@@ -235,7 +241,9 @@ export function pdfMarkdown(pages: readonly PageText[]): PdfMarkdown {
   const perPage = pages.map((p, n) => pageLines(p).map((l): PlacedLine => ({ ...l, page: n })));
   const repeated = pages.length >= 3 ? repeatedMargins(pages, perPage) : new Set<string>();
   const lines = perPage.flatMap((pl, n) =>
-    pl.filter((l) => !isMarginNoise(l, (pages[n] as PageText).height, repeated)),
+    pl.filter(
+      (l) => !isMarginNoise(l, (pages[n] as PageText).height, repeated) && !isPageNumber(l, pl, n),
+    ),
   );
   const body = bodySize(lines);
   const all = blocks(lines, body);

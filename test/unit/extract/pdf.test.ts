@@ -48,6 +48,7 @@ describe("extractPdf", () => {
     );
     expect(md).toContain("## Outlook");
     expect(md).not.toContain("Widget Corp report, page");
+    expect(md).toEndWith("a price review for the classic widget range.");
   });
 
   test("two columns are read one after the other", async () => {
