@@ -240,11 +240,10 @@ export interface PdfMarkdown {
 export function pdfMarkdown(pages: readonly PageText[]): PdfMarkdown {
   const perPage = pages.map((p, n) => pageLines(p).map((l): PlacedLine => ({ ...l, page: n })));
   const repeated = pages.length >= 3 ? repeatedMargins(pages, perPage) : new Set<string>();
-  const lines = perPage.flatMap((pl, n) =>
-    pl.filter(
-      (l) => !isMarginNoise(l, (pages[n] as PageText).height, repeated) && !isPageNumber(l, pl, n),
-    ),
-  );
+  const lines = perPage.flatMap((pl, n) => {
+    const kept = pl.filter((l) => !isMarginNoise(l, (pages[n] as PageText).height, repeated));
+    return kept.filter((l) => !isPageNumber(l, kept, n));
+  });
   const body = bodySize(lines);
   const all = blocks(lines, body);
   levelHeadings(all, body);
