@@ -5,6 +5,9 @@
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
+import { testConfig } from "../../src/config.ts";
+import { HostThrottle } from "../../src/crawl/politeness.ts";
+import { CrawlPool } from "../../src/crawl/worker-pool.ts";
 import { listJobUrls } from "../../src/db/jobs-repo.ts";
 import { createApp } from "../../src/server/app.ts";
 import { RateLimiter } from "../../src/services/rate-limiter.ts";
@@ -17,10 +20,19 @@ const HOST = "pdfs.example";
 const FIXTURES = join(import.meta.dir, "../fixtures/pdf");
 const fixture = (name: string) => Bun.file(join(FIXTURES, name)).bytes();
 
+/** Fixtures that must each end as one error entry, with pdf.js's or our reason. */
+const HOSTILE = ["huge-page-count.pdf", "deep-nesting.pdf", "garbage.pdf", "no-text.pdf"];
+const HOSTILE_REASONS: Record<string, RegExp> = {
+  "huge-page-count.pdf": /^unreadable PDF: declares 5000000 pages, more than 20000$/,
+  "deep-nesting.pdf": /^unreadable PDF: (not a readable PDF|too deeply nested)/,
+  "garbage.pdf": /^unreadable PDF: not a readable PDF/,
+  "no-text.pdf": /^unreadable PDF: no text in 1 pages/,
+};
+
 const HTML: Record<string, string> = {
   "/": article(
     "Widget Corp",
-    `<p>${PROSE}</p><p>Read the <a href="/files/report.pdf">quarterly widget report</a>, the <a href="/files/study.pdf">column study</a> and the <a href="/files/broken.pdf">old catalogue</a>.</p>`,
+    `<p>${PROSE}</p><p>Read the <a href="/files/report.pdf">quarterly widget report</a>, the <a href="/files/study.pdf">column study</a> and the <a href="/files/broken.pdf">old catalogue</a>.</p><p>${HOSTILE.map((f) => `<a href="/hostile/${f}">${f}</a>`).join(" ")}</p>`,
   ),
   "/about.html": article("About Widget Corp", `<p>${PROSE}</p>`),
 };
@@ -36,6 +48,7 @@ beforeAll(async () => {
     "/files/study.pdf": await fixture("two-column.pdf"),
     "/files/broken.pdf": await fixture("truncated.pdf"),
   };
+  for (const name of HOSTILE) pdfs[`/hostile/${name}`] = await fixture(name);
   server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -107,6 +120,41 @@ test("every URL lands in one bucket; the PDFs are pages, the broken one an error
   const broken = bucket("/files/broken.pdf")[0];
   expect(broken?.bucket).toBe("fetchError");
   expect(broken?.reason).toStartWith("unreadable PDF: not a readable PDF");
+  for (const name of HOSTILE) {
+    const entries = bucket(`/hostile/${name}`);
+    expect(entries.map((e) => e.bucket)).toEqual(["fetchError"]);
+    expect(entries[0]?.reason ?? "").toMatch(HOSTILE_REASONS[name] as RegExp);
+  }
+});
+
+test("hostile PDFs neither crash nor hang a crawl worker", async () => {
+  const config = testConfig({
+    CONNECT_TO: `${HOST}:80:127.0.0.1:${server.port}`,
+    CONNECT_TO_ONLY: "true",
+    CRAWL_DELAY_S: "0",
+  });
+  const pool = new CrawlPool(config, { size: 1, pacer: HostThrottle.fromConfig(config) });
+  try {
+    const results = await Promise.all(
+      [...HOSTILE, "../files/report.pdf"].map((name) =>
+        pool.run({
+          url: `http://${HOST}/hostile/${name}`.replace("/hostile/../", "/"),
+          etag: null,
+          lastModified: null,
+          sitemapLastmod: null,
+        }),
+      ),
+    );
+    const outcomes = results.map((r) =>
+      r.kind === "done" && r.outcome.kind === "booked" ? r.outcome.bucket : r.kind,
+    );
+    expect(outcomes).toEqual([...HOSTILE.map(() => "fetchError"), "done"]);
+    const report = results.at(-1);
+    expect(report?.kind === "done" && report.page?.doc.title).toBe("Quarterly Widget Report");
+    expect(pool.replaced).toBe(0);
+  } finally {
+    await pool.close();
+  }
 });
 
 test("a PDF page: markdown, metadata, facets, citation", async () => {
