@@ -145,7 +145,7 @@ test("hostile PDFs neither crash nor hang a crawl worker", async () => {
         }),
       ),
     );
-    const outcomes = results.map((r) =>
+    const outcomes = results.map((r): string =>
       r.kind === "done" && r.outcome.kind === "booked" ? r.outcome.bucket : r.kind,
     );
     expect(outcomes).toEqual([...HOSTILE.map(() => "fetchError"), "done"]);
