@@ -82,7 +82,11 @@ function headingLike(l: Line, body: number): "size" | "bold" | null {
   return null;
 }
 
+/** A table of contents' line: dot leaders to a page number. */
+const LEADER = /\s*(?:\.\s?){4,}\s*[\divxlc]+$/i;
+
 function kindOf(l: Line, body: number): BlockKind {
+  if (LEADER.test(l.text)) return "item";
   if (headingLike(l, body)) return "heading";
   if (l.mono) return "code";
   if (l.cells.length > 1) return "table";
@@ -171,7 +175,7 @@ function escapeText(text: string): string {
 }
 
 function renderItem(b: Block): string {
-  const text = flow(b.lines);
+  const text = flow(b.lines).replace(LEADER, "");
   const marker = BULLET.exec(text)?.[0] ?? "";
   const rest = escapeText(text.slice(marker.length));
   return NUMBERED.test(marker)
