@@ -114,6 +114,9 @@ function continues(block: Block, prev: PlacedLine, line: PlacedLine, kind: Block
     }
     case "paragraph": {
       if (kind !== "paragraph" || !sameSize(prev, line)) return false;
+      // An indented first line after a finished sentence starts a paragraph (no space between).
+      const margin = Math.min(...block.lines.map((l) => l.x0));
+      if (line.x0 > margin + 0.8 * line.size && /[.!?:]$/.test(prev.text)) return false;
       if (near(1.6)) return true;
       // Across a column or page break: a sentence that has not ended goes on.
       return !(gap > 0) && !/[.!?:]$/.test(prev.text) && /^\p{Ll}/u.test(line.text);

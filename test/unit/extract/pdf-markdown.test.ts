@@ -74,3 +74,17 @@ test("the first heading is offered as a title", () => {
   ]);
   expect(out.firstHeading).toBe("Untitled memo");
 });
+
+test("an indented first line after a finished sentence starts a paragraph", () => {
+  const md = pdfMarkdown([
+    page([
+      run("First paragraph, its only", 72, 700),
+      run("two lines end here.", 72, 687),
+      run("Second paragraph starts indented", 87, 674),
+      run("and goes on at the margin.", 72, 661),
+    ]),
+  ]).markdown;
+  expect(md).toBe(
+    "First paragraph, its only two lines end here.\n\nSecond paragraph starts indented and goes on at the margin.",
+  );
+});
