@@ -10,7 +10,10 @@ import { readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { extractPdf } from "../../src/extract/pdf/extract-pdf.ts";
+import { pdfMarkdown } from "../../src/extract/pdf/pdf-markdown.ts";
+import { readPdf } from "../../src/extract/pdf/pdf-reader.ts";
 import { DEFAULT_PDF_CAPS } from "../../src/extract/pdf/pdf-source.ts";
+import { markdownToText } from "../../src/extract/plain-text.ts";
 
 const { values } = parseArgs({
   options: { dir: { type: "string" }, hand: { type: "string" } },
@@ -126,24 +129,9 @@ if (values.hand) {
     const [, stem, n] = m as unknown as [string, string, string];
     const file = join(dir, `${stem}.pdf`);
     const want = await Bun.file(join(values.hand, ref)).text();
-    const page = Number(n);
-    const r = await extractPdf(await Bun.file(file).bytes(), "https://example.com/", {
-      ...DEFAULT_PDF_CAPS,
-      maxPages: page,
-    });
-    const ours = r.ok ? r.doc.text : "";
-    // Our text of page N alone: the document to N less the document to N-1.
-    const before =
-      page > 1
-        ? await extractPdf(await Bun.file(file).bytes(), "https://example.com/", {
-            ...DEFAULT_PDF_CAPS,
-            maxPages: page - 1,
-          })
-        : null;
-    const prefix = before?.ok ? before.doc.text : "";
-    const onlyPage = ours.startsWith(prefix.slice(0, -200))
-      ? ours.slice(Math.max(0, prefix.length - 200))
-      : ours;
+    // Our text of page N alone, its running heads and body size judged on the whole document.
+    const source = await readPdf(await Bun.file(file).bytes());
+    const onlyPage = markdownToText(pdfMarkdown(source.pages, Number(n) - 1).markdown);
     const range = ["-f", n, "-l", n];
     const plain = pdftotext(file, range).text;
     const layout = pdftotext(file, ["-layout", ...range]).text;

@@ -244,7 +244,8 @@ export interface PdfMarkdown {
   readonly firstHeading: string | null;
 }
 
-export function pdfMarkdown(pages: readonly PageText[]): PdfMarkdown {
+/** `only`: the markdown of that page (0-based) alone, read in the document's context (benchmarks). */
+export function pdfMarkdown(pages: readonly PageText[], only?: number): PdfMarkdown {
   const perPage = pages.map((p, n) => pageLines(p).map((l): PlacedLine => ({ ...l, page: n })));
   const repeated = pages.length >= 3 ? repeatedMargins(pages, perPage) : new Set<string>();
   const lines = perPage.flatMap((pl, n) => {
@@ -252,7 +253,7 @@ export function pdfMarkdown(pages: readonly PageText[]): PdfMarkdown {
     return kept.filter((l) => !isPageNumber(l, kept, n));
   });
   const body = bodySize(lines);
-  const all = blocks(lines, body);
+  const all = blocks(only === undefined ? lines : lines.filter((l) => l.page === only), body);
   levelHeadings(all, body);
   const first = all.find((b) => b.kind === "heading");
   return {
