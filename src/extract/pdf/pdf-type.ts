@@ -12,6 +12,9 @@ export function isPdf(contentType: string | undefined, body: Uint8Array): boolea
   const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
   if (PDF_TYPES.has(type)) return true;
   if (!GENERIC_TYPES.has(type)) return false;
-  // "%PDF-" may follow a few bytes of junk: readers look for it in the first kilobyte.
-  return new TextDecoder("latin1").decode(body.subarray(0, 1024)).includes("%PDF-");
+  // "%PDF-" may follow a few bytes of junk (readers look for it in the first kilobyte), but
+  // not markup: an HTML page that mentions "%PDF-" early is still HTML.
+  const head = new TextDecoder("latin1").decode(body.subarray(0, 1024));
+  const at = head.indexOf("%PDF-");
+  return at >= 0 && !head.slice(0, at).includes("<");
 }

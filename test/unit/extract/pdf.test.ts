@@ -95,6 +95,8 @@ test("isPdf: by type, or by the first bytes when the type says nothing", () => {
   expect(isPdf("application/octet-stream", pdf)).toBe(true);
   expect(isPdf("application/octet-stream", html)).toBe(false);
   expect(isPdf("text/html", pdf)).toBe(false);
+  expect(isPdf("", new TextEncoder().encode("\r\n  junk\n%PDF-1.4"))).toBe(true);
+  expect(isPdf("", new TextEncoder().encode("<p>Save as %PDF-1.7</p>"))).toBe(false);
 });
 
 test("pdfDate and pdfTitle", () => {
