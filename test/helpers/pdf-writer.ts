@@ -27,6 +27,8 @@ export interface PdfPageSpec {
 export interface PdfSpec {
   readonly pages: readonly PdfPageSpec[];
   readonly info?: Readonly<Record<string, string>>;
+  /** The pages' MediaBox; default `[0, 0, 612, 792]` (US Letter). */
+  readonly mediaBox?: readonly [number, number, number, number];
   /**
    * A hostile page tree: all pages but the last sit under a node claiming to hold
    * `declaredCount - 1` of them, so the tree adds up to `declaredCount` where a reader checks it
@@ -85,7 +87,7 @@ export function writePdf(spec: PdfSpec): Uint8Array {
       : "";
     kids.push(
       add(
-        `<< /Type /Page /Parent ${parent} 0 R /MediaBox [0 0 612 792] ` +
+        `<< /Type /Page /Parent ${parent} 0 R /MediaBox [${(spec.mediaBox ?? [0, 0, 612, 792]).join(" ")}] ` +
           `/Resources << /Font ${fonts} 0 R >> /Contents ${content} 0 R${annotsEntry} >>`,
       ),
     );

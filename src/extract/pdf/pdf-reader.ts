@@ -98,7 +98,8 @@ async function readPage(
   faces: Map<string, FontFace>,
   fontPages: { left: number },
 ): Promise<PageText> {
-  const [, , width, height] = page.view;
+  // Coordinates from the page box's lower left corner (a MediaBox need not start at 0 0).
+  const [left = 0, bottom = 0, right = 612, top = 792] = page.view;
   const content = await page.getTextContent();
   const items = content.items.filter(isTextItem);
   const names = [...new Set(items.map((i) => i.fontName))];
@@ -114,8 +115,8 @@ async function readPage(
     const face = faces.get(item.fontName) ?? { bold: false, mono: false };
     runs.push({
       text: item.str,
-      x,
-      y,
+      x: x - left,
+      y: y - bottom,
       width: item.width,
       size: Math.abs(d) || Math.abs(a),
       font: item.fontName,
@@ -123,7 +124,7 @@ async function readPage(
       mono: face.mono,
     });
   }
-  return { width: width ?? 612, height: height ?? 792, runs };
+  return { width: right - left, height: top - bottom, runs };
 }
 
 async function linksOf(page: PdfPage): Promise<string[]> {

@@ -62,6 +62,11 @@ describe("extractPdf", () => {
     expect(md).toContain("right column and continues the argument of the left.");
   });
 
+  test("a page box that does not start at 0 0 reads the same", async () => {
+    const offset = await page("two-column-offset.pdf");
+    expect(offset.markdown).toBe((await page("two-column.pdf")).markdown);
+  });
+
   test("a broken cross-reference table is recovered", async () => {
     expect((await page("broken-xref.pdf")).text).toBe("Recovered without an index.");
   });
