@@ -13,6 +13,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { Config } from "../config.ts";
 import { normalizeUrl } from "../crawl/urls.ts";
+import { isPdf } from "../extract/pdf/pdf-type.ts";
 import { ServiceError } from "../services/errors.ts";
 import {
   type Chunker,
@@ -94,13 +95,13 @@ export async function inspectCommand(argv: string[]): Promise<number> {
     } catch (err) {
       throw new CliError(`error: cannot read ${target}: ${(err as Error).message}`);
     }
-    // What the crawler would have booked as notHtml by its type.
-    if (html.subarray(0, 4096).includes(0))
+    // What the crawler would have booked as notHtml by its type (a PDF it reads).
+    if (html.subarray(0, 4096).includes(0) && !isPdf(undefined, html))
       throw new CliError(`error: ${target} is binary data, not an HTML page`);
     url = values.url as string;
     headers = given;
   }
-  const result = inspectPage(html, url, headers, values.explain, {
+  const result = await inspectPage(html, url, headers, values.explain, {
     chunk: chunkerFor(config),
     vectorPolicy: config.indexPageVectors === "policy",
   });

@@ -6,6 +6,7 @@
 import { gcAndSweep, noFTL } from "bun:jsc";
 import { Tokenizer } from "htmlparser2";
 import { type Config, disableProxies } from "../config.ts";
+import { isPdf } from "../extract/pdf/pdf-type.ts";
 import { chunkMarkdown } from "../search/chunking.ts";
 import { loadTokenCounter, modelFiles } from "../search/model-files.ts";
 import { Fetcher, fetcherOptions } from "./fetcher.ts";
@@ -16,9 +17,9 @@ import {
   type PageTask,
   type ToWorker,
 } from "./messages.ts";
-import { fetchOutcome } from "./outcome.ts";
+import { type FetchOutcome, fetchOutcome } from "./outcome.ts";
 import type { Pacer } from "./politeness.ts";
-import { type Chunker, processPage } from "./process-page.ts";
+import { type Chunker, processPage, processPdf } from "./process-page.ts";
 
 declare const self: Worker;
 
@@ -100,12 +101,26 @@ async function runPage(task: PageTask): Promise<void> {
     post({ type: "done", id: task.id, fetch: meta, outcome, page: null });
     return;
   }
-  const page = processPage(result.body, task.url, {
+  const options = {
     headers,
     sitemapLastmod: task.sitemapLastmod,
     ...(chunker ? { chunk: chunker } : {}),
     vectorPolicy,
-  });
+  };
+  const page = isPdf(headers["content-type"], result.body)
+    ? await processPdf(result.body, task.url, options)
+    : processPage(result.body, task.url, options);
+  if ("error" in page) {
+    // A document that cannot be read is one entry of the error bucket, with the reason.
+    const booked: FetchOutcome = {
+      kind: "booked",
+      bucket: "fetchError",
+      reason: page.error,
+      status: meta.status,
+    };
+    post({ type: "done", id: task.id, fetch: meta, outcome: booked, page: null });
+    return;
+  }
   post({ type: "done", id: task.id, fetch: meta, outcome, page });
   if (++sinceGc >= PAGES_PER_GC) {
     sinceGc = 0;

@@ -1,8 +1,9 @@
 /**
  * What a page fetch means for the coverage ledger: the bucket and reason of a FetchResult, or
- * `page` when it is an HTML page to process. Robots and scope decisions made before fetching
+ * `page` when it is an HTML page or a PDF to process. Robots and scope decisions made before fetching
  * (`robots`, `filtered`) come from robots.ts and trap-guard.ts; this is everything after.
  */
+import { isPdf } from "../extract/pdf/pdf-type.ts";
 import { refusedAddress } from "./fetch-errors.ts";
 import { contentType, type FetchResult, isRedirect } from "./fetch-result.ts";
 import { normalizeUrl } from "./urls.ts";
@@ -69,7 +70,8 @@ export function fetchOutcome(result: FetchResult): FetchOutcome {
   if (status >= 500) return booked("serverError", `HTTP ${status}`);
   if (status >= 400) return booked("clientError", `HTTP ${status}`);
   if (status < 200 || status >= 300) return booked("fetchError", `unexpected HTTP ${status}`);
-  if (!isHtml(result)) return booked("notHtml", `content type ${contentType(result) || "unknown"}`);
+  if (!isHtml(result) && !isPdf(contentType(result), result.body))
+    return booked("notHtml", `content type ${contentType(result) || "unknown"}`);
   if (noindexHeader(result)) return booked("noindex", "X-Robots-Tag: noindex");
   return { kind: "page", status };
 }

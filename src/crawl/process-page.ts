@@ -5,6 +5,8 @@
 import type { ChunkRow } from "../db/page-writes.ts";
 import type { ExtractedDocument } from "../extract/document.ts";
 import { extractDocument } from "../extract/extract-document.ts";
+import { extractPdf } from "../extract/pdf/extract-pdf.ts";
+import type { PdfCaps } from "../extract/pdf/pdf-source.ts";
 import { type FacetExplanation, type PageFacets, scorePage } from "../facets/score-page.ts";
 import { markdownShape, type VectorDecision, vectorDecision } from "../search/vector-policy.ts";
 
@@ -56,23 +58,61 @@ export function processPage(
   options: ProcessOptions = {},
 ): ProcessedPage {
   const headers = options.headers ?? {};
-  const timings: Record<string, number> = {};
-  // CPU time of this thread (not wall time, which grows with the machine's load).
-  const cpu = () => {
-    const u = process.threadCpuUsage();
-    return (u.user + u.system) / 1000;
-  };
-  let t = cpu();
-  const lap = (stage: string) => {
-    const now = cpu();
-    timings[stage] = now - t;
-    t = now;
-  };
+  const clock = cpuClock();
   const doc = extractDocument(body, url, {
     ...(headers["content-type"] ? { contentType: headers["content-type"] } : {}),
     headers,
   });
-  lap("extract");
+  clock.lap("extract");
+  return finishPage(doc, body, url, options, clock);
+}
+
+/** A PDF's CPU stage: the page, or why the document cannot be read (the error bucket's reason). */
+export async function processPdf(
+  body: Uint8Array,
+  url: string,
+  options: ProcessOptions & { readonly caps?: PdfCaps } = {},
+): Promise<ProcessedPage | { readonly error: string }> {
+  const clock = cpuClock();
+  const extracted = await extractPdf(body, url, options.caps);
+  clock.lap("extract");
+  if (!extracted.ok) return { error: `unreadable PDF: ${extracted.reason}` };
+  return finishPage(extracted.doc, body, url, options, clock);
+}
+
+interface CpuClock {
+  readonly timings: Record<string, number>;
+  lap(stage: string): void;
+}
+
+// CPU time of this thread (not wall time, which grows with the machine's load).
+function cpuClock(): CpuClock {
+  const cpu = () => {
+    const u = process.threadCpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  const timings: Record<string, number> = {};
+  let t = cpu();
+  return {
+    timings,
+    lap(stage: string) {
+      const now = cpu();
+      timings[stage] = (timings[stage] ?? 0) + now - t;
+      t = now;
+    },
+  };
+}
+
+function finishPage(
+  doc: ExtractedDocument,
+  body: Uint8Array,
+  url: string,
+  options: ProcessOptions,
+  clock: CpuClock,
+): ProcessedPage {
+  const headers = options.headers ?? {};
+  const { timings } = clock;
+  const lap = (stage: string) => clock.lap(stage);
   const scored = scorePage(doc, url, {
     contentLanguage: headers["content-language"] ?? null,
     sitemapLastmod: options.sitemapLastmod ?? null,

@@ -42,10 +42,10 @@ const TRACKING_PARAMS = new Set([
 ]);
 const TRACKING_PREFIXES = ["utm_", "pk_", "mtm_", "hsa_"];
 
-/** Extensions of resources that are never an HTML page. */
+/** Extensions of resources that are never a page the crawler indexes (PDFs are: extract/pdf/). */
 export const NON_PAGE_EXTENSIONS: ReadonlySet<string> = new Set(
   (
-    "pdf doc docx xls xlsx ppt pptx odt ods odp rtf epub ps eps " +
+    "doc docx xls xlsx ppt pptx odt ods odp rtf epub ps eps " +
     "png jpg jpeg gif webp svg ico bmp tif tiff avif heic " +
     "mp3 wav ogg oga flac m4a aac mp4 m4v webm mov avi mkv wmv flv " +
     "zip gz tgz bz2 xz zst 7z rar tar jar war whl egg deb rpm dmg pkg msi exe apk iso img bin " +

@@ -42,4 +42,14 @@ export interface ExtractedDocument {
   readonly hasCode: boolean;
   readonly jsonldTypes: readonly string[];
   readonly ogType: string | null;
+  /** Set when the document is a PDF (src/extract/pdf/), not an HTML page. */
+  readonly pdf?: PdfFacts;
+}
+
+export interface PdfFacts {
+  /** Pages the document declares. */
+  readonly pages: number;
+  /** Pages whose text was read (fewer than `pages` past the page cap). */
+  readonly pagesRead: number;
+  readonly author: string | null;
 }

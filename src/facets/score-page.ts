@@ -93,6 +93,9 @@ interface Decided {
   readonly audience: Audience;
 }
 
+/** A PDF's format: what it is laid out as says more than rules written for HTML pages. */
+const PDF_FORMAT = { label: "document", strong: true } as const;
+
 /** Format and audience: the rule, unless it was weak and the model confidently says otherwise. */
 export const MODEL_OVERRIDE_P: OverrideP = { format: 0.7, audience: 0.6 };
 
@@ -108,7 +111,8 @@ function typeFormatAudience(
   const z = model ? model.logits(pageFeatures(doc, sig, hasDate)) : null;
   const vote = model && z ? model.predict("type", z) : undefined;
   const type = decideType(typeScores(doc, url, sig, hasDate, why.type), why.type, vote);
-  const format = classifyFormat(doc, url, type, sig, why.format);
+  const format = doc.pdf ? PDF_FORMAT : classifyFormat(doc, url, type, sig, why.format);
+  if (doc.pdf) why.format.push("a PDF document");
   const audience = classifyAudience(doc, url, type, sig, why.audience);
   if (!model || !z) return { type, format: format.label, audience: audience.label };
   const settle = <T extends string>(

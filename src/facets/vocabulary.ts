@@ -38,6 +38,7 @@ export const FORMATS = {
   form: "the page exists to collect input (contact, signup, application)",
   media: "mainly video, audio, images or a slide deck",
   other: "none of the above can be told with confidence",
+  document: "a PDF document: paginated, laid out for print rather than as a web page",
 } as const;
 export type PageFormat = keyof typeof FORMATS;
 

@@ -115,7 +115,7 @@ export function problemExample(
       case "422":
         return new ServiceError(
           "not_a_page",
-          `${FETCHED}.pdf: notHtml: content type application/pdf: not a page the crawler indexes`,
+          `${FETCHED}.zip: notHtml: content type application/zip: not a page the crawler indexes`,
           { extra: { bucket: "notHtml" } },
         );
       case "451":

@@ -23,12 +23,13 @@ import type { FetchResult } from "../crawl/fetch-result.ts";
 import { Fetcher, fetcherOptions } from "../crawl/fetcher.ts";
 import { fetchOutcome } from "../crawl/outcome.ts";
 import { HostThrottle } from "../crawl/politeness.ts";
-import { processPage } from "../crawl/process-page.ts";
+import { processPage, processPdf } from "../crawl/process-page.ts";
 import { robotsUrl } from "../crawl/robots.ts";
 import { RobotsReader } from "../crawl/robots-cache.ts";
 import { normalizeUrl, pageId, urlHost } from "../crawl/urls.ts";
 import type { Db } from "../db/client.ts";
 import { pageState } from "../db/crawl-repo.ts";
+import { isPdf } from "../extract/pdf/pdf-type.ts";
 import { chunkMarkdown } from "../search/chunking.ts";
 import { anchorsOnly } from "../search/link-anchors.ts";
 import { loadTokenCounter, MODEL_DIR, modelFiles } from "../search/model-files.ts";
@@ -68,18 +69,25 @@ export function checkUrl(raw: string, field = "url"): string {
 }
 
 /** What the crawler would store for one page: markdown, metadata, facets, chunks. */
-export function inspectPage(
+export async function inspectPage(
   html: Uint8Array,
   url: string,
   headers: Record<string, string>,
   explain: boolean,
   options: { chunk?: Chunker; vectorPolicy?: boolean } = {},
 ) {
-  const page = processPage(html, url, {
+  const processOptions = {
     headers,
     ...(options.chunk ? { chunk: options.chunk } : {}),
     vectorPolicy: options.vectorPolicy ?? true,
-  });
+  };
+  const page = isPdf(headers["content-type"], html)
+    ? await processPdf(html, url, processOptions)
+    : processPage(html, url, processOptions);
+  if ("error" in page)
+    throw new ServiceError("fetch_failed", `${url}: fetchError: ${page.error}`, {
+      extra: { bucket: "fetchError" },
+    });
   const { doc, facets } = page;
   const host = urlHost(url) ?? "";
   const canonical = doc.canonicalUrl ? normalizeUrl(doc.canonicalUrl, url) : null;
@@ -137,7 +145,7 @@ export function inspectPage(
   };
 }
 
-export type InspectedPage = ReturnType<typeof inspectPage>;
+export type InspectedPage = Awaited<ReturnType<typeof inspectPage>>;
 
 /** A fetched page: its body, final URL (after redirects) and response headers. */
 export interface FetchedBody {
@@ -269,10 +277,16 @@ export class UrlReader {
   /** Fetched and processed as a crawled page. */
   async read(url: string, options: { explain?: boolean } = {}) {
     const page = await this.fetch(url);
-    const inspected = inspectPage(page.body, page.url, page.headers, options.explain ?? false, {
-      chunk: this.chunk,
-      vectorPolicy: this.#config.indexPageVectors === "policy",
-    });
+    const inspected = await inspectPage(
+      page.body,
+      page.url,
+      page.headers,
+      options.explain ?? false,
+      {
+        chunk: this.chunk,
+        vectorPolicy: this.#config.indexPageVectors === "policy",
+      },
+    );
     return { page: inspected, fetchedAt: page.fetchedAt };
   }
 }

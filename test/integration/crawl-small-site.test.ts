@@ -16,7 +16,7 @@ const PAGES: Record<string, string> = {
     '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://acme.test/</loc></url><url><loc>http://acme.test/docs/usage.html</loc><lastmod>2026-02-01</lastmod></url><url><loc>http://acme.test/sitemap-only.html</loc></url></urlset>',
   "/": page(
     "Acme Widgets",
-    `<p>${PROSE.repeat(3)}</p><p>Start with the <a href="/docs/install.html">install guide</a>. <a href="/private/admin.html">Admin</a> <a href="/old">Old docs</a> <a href="/gone.html">Gone</a> <a href="/broken.html">Broken</a> <a href="/copy.html">Copy</a> <a href="/alias.html">Alias</a> <a href="/hidden.html">Hidden</a> <a href="/manual.pdf">Manual</a></p>`,
+    `<p>${PROSE.repeat(3)}</p><p>Start with the <a href="/docs/install.html">install guide</a>. <a href="/private/admin.html">Admin</a> <a href="/old">Old docs</a> <a href="/gone.html">Gone</a> <a href="/broken.html">Broken</a> <a href="/copy.html">Copy</a> <a href="/alias.html">Alias</a> <a href="/hidden.html">Hidden</a> <a href="/manual.docx">Manual</a></p>`,
     NAV,
   ),
   "/docs/install.html": page(
@@ -41,7 +41,7 @@ const PAGES: Record<string, string> = {
   ),
   "/alias.html": `<!doctype html><html><head><title>Alias</title><link rel="canonical" href="http://acme.test/docs/usage.html"></head><body><main><p>${PROSE}</p></main></body></html>`,
   "/hidden.html": `<!doctype html><html><head><title>Hidden</title><meta name="robots" content="noindex"></head><body><main><p>${PROSE}</p></main></body></html>`,
-  "/manual.pdf": "%PDF-1.4",
+  "/manual.docx": "PK",
 };
 
 let site: TestSite;
@@ -67,12 +67,12 @@ test("a full crawl accounts for every URL and indexes every allowed page", async
   expect(b.clientError.sample).toEqual(["http://acme.test/gone.html"]);
   expect(b.serverError.sample).toEqual(["http://acme.test/broken.html"]);
   expect(b.noindex.sample).toEqual(["http://acme.test/hidden.html"]);
-  expect(b.filtered.sample).toEqual(["http://acme.test/manual.pdf"]);
+  expect(b.filtered.sample).toEqual(["http://acme.test/manual.docx"]);
   expect(new Set(b.duplicate.sample)).toEqual(
     new Set(["http://acme.test/copy.html", "http://acme.test/alias.html"]),
   );
   expect(site.count("/private/admin.html")).toBe(0);
-  expect(site.count("/manual.pdf")).toBe(0);
+  expect(site.count("/manual.docx")).toBe(0);
   expect(site.count("/broken.html")).toBe(3); // two retries
   const pages = c.store.read.$client
     .query<{ url: string; published: string | null }, []>(

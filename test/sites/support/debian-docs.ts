@@ -42,8 +42,23 @@ export function defaultCacheDir(): string {
 
 /** The HTML tree of each package under `<cache>/root`, fetched and unpacked when missing. */
 export function ensureDebianDocs(cacheDir = defaultCacheDir()): string {
+  return ensureDebianPackages(DOC_PACKAGES, cacheDir);
+}
+
+/** The R manuals as PDFs (the PDF site test serves them). */
+export const R_MANUALS: DocPackage = {
+  name: "r-doc-pdf",
+  html: "usr/share/R/doc/manual",
+  marker: "R-intro.pdf",
+};
+
+/** Each package's tree (`html`) under `<cache>/root`, fetched and unpacked when missing. */
+export function ensureDebianPackages(
+  packages: readonly DocPackage[],
+  cacheDir = defaultCacheDir(),
+): string {
   const root = join(cacheDir, "root");
-  for (const pkg of DOC_PACKAGES) {
+  for (const pkg of packages) {
     if (unpacked(root, pkg)) continue;
     const deb = download(join(cacheDir, "debs"), pkg.name);
     unpack(deb, root, pkg, cacheDir);

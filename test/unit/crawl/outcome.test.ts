@@ -18,11 +18,18 @@ test.each([
   [res(200, { "content-type": "text/html; charset=utf-8" }), { kind: "page", status: 200 }],
   [res(200, { "content-type": "application/xhtml+xml" }), { kind: "page", status: 200 }],
   [res(200, {}, "  <!DOCTYPE html><html>"), { kind: "page", status: 200 }],
+  // PDFs are pages (src/extract/pdf/), by type or by their first bytes.
+  [res(200, { "content-type": "application/pdf" }), { kind: "page", status: 200 }],
+  [res(200, {}, "%PDF-1.4"), { kind: "page", status: 200 }],
   [
-    res(200, { "content-type": "application/pdf" }),
-    { bucket: "notHtml", reason: "content type application/pdf" },
+    res(200, { "content-type": "application/octet-stream" }, "%PDF-1.7"),
+    { kind: "page", status: 200 },
   ],
-  [res(200, {}, "%PDF-1.4"), { bucket: "notHtml", reason: "content type unknown" }],
+  [
+    res(200, { "content-type": "image/png" }, "%PDF-1.4"),
+    { bucket: "notHtml", reason: "content type image/png" },
+  ],
+  [res(200, {}, "plain words"), { bucket: "notHtml", reason: "content type unknown" }],
   [
     res(200, { "content-type": "text/html", "x-robots-tag": "noindex, nofollow" }),
     { bucket: "noindex" },

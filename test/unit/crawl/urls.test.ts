@@ -150,7 +150,8 @@ test("urlHost and originOf", () => {
 
 describe("looksLikeNonHtml", () => {
   const cases: [string, boolean][] = [
-    ["https://x.com/file.pdf", true],
+    ["https://x.com/file.pdf", false], // a PDF is a page (src/extract/pdf/)
+    ["https://x.com/file.docx", true],
     ["https://x.com/IMG.JPG", true],
     ["https://x.com/a.tar.gz", true],
     ["https://x.com/app.js?v=1", true],
@@ -247,11 +248,13 @@ describe("screenUrl", () => {
     });
   });
   test("non-page resources and traps are filtered with a reason", () => {
-    expect(screenUrl("/files/report.PDF", new TrapGuard(), opts)).toEqual({
+    expect(screenUrl("/files/report.DOCX", new TrapGuard(), opts)).toEqual({
       ok: false,
       bucket: "filtered",
-      reason: "not a page: .pdf resource",
+      reason: "not a page: .docx resource",
     });
+    // A PDF is a page (src/extract/pdf/).
+    expect(screenUrl("/files/report.PDF", new TrapGuard(), opts)).toMatchObject({ ok: true });
     expect(screenUrl("/a/a/a/a/", new TrapGuard(), opts)).toMatchObject({
       ok: false,
       bucket: "filtered",
