@@ -8,7 +8,7 @@
 import { bylineDate } from "./byline-date.ts";
 import { dateRange, inRange, makeDate } from "./date-expressions.ts";
 import type { DomDocument } from "./dom.ts";
-import { pageDate } from "./page-date.ts";
+import { type PageDateStep, pageDateOf } from "./page-date.ts";
 
 const ISO_DATE = /(\d{4})-(\d{2})-(\d{2})/;
 const URL_DATE = /\/((?:19|20)\d{2})\/(\d{1,2})\/(\d{1,2})\//;
@@ -34,7 +34,7 @@ export function docsDate(timeValues: readonly string[], url: string, today = new
 }
 
 /** Where a page's date came from (evaluations break their errors down by it). */
-export type DateSource = "byline" | "metadata" | "docs" | "page" | "labeled";
+export type DateSource = "byline" | "metadata" | "docs" | `page:${PageDateStep}` | "labeled";
 
 export interface DatedBy {
   readonly day: string;
@@ -64,18 +64,17 @@ const by = (day: string | null, source: DateSource): DatedBy | null =>
 /** The published date of a page and where it came from (the tree must be the unchanged parse
  * of `html`). */
 export function publishedDateOf(src: DateSources, today = new Date()): DatedBy | null {
+  const declared = src.metadata === null ? null : parseIsoDate(src.metadata, today);
+  if (declared) return by(declared, "metadata");
   // A documentation generator's pages keep to their metadata, <time> and URL: a date in their
   // text is most often a release's or an example's.
   const shown = src.generated
     ? null
     : bylineDate(src.doc, src.title, dateRange(today), src.language);
-  if (shown && !shown.updated) return by(shown.date.day, "byline");
-  // A date the page labels as its update gives way to a publication date its metadata states.
-  const declared = src.metadata === null ? null : parseIsoDate(src.metadata, today);
-  if (declared) return by(declared, "metadata");
   if (shown) return by(shown.date.day, "byline");
   if (src.docs) return by(docsDate(src.timeValues, src.url, today), "docs");
-  return by(pageDate(src.doc, src.html, src.url, today), "page");
+  const guessed = pageDateOf(src.doc, src.html, src.url, today, { keyedStamps: true });
+  return guessed === null ? null : { day: guessed.day, source: `page:${guessed.step}` };
 }
 
 /** The published date of a page (the tree must be the unchanged parse of `html`). */

@@ -205,6 +205,17 @@ console.log(
     .join(", ")}`,
 );
 
+const bySource = new Map<string, number>();
+for (const r of rows.filter((x) => x.gold === null && x.ours !== null)) {
+  bySource.set(r.source ?? "none", (bySource.get(r.source ?? "none") ?? 0) + 1);
+}
+console.log(
+  `ours, by source: ${[...bySource]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ")}`,
+);
+
 type Category = "right" | "missing" | "wrong, later" | "wrong, earlier";
 const category = (r: Row): Category => {
   if (r.ours === null) return "missing";
