@@ -59,7 +59,8 @@ function inChrome(el: DomElement): boolean {
   return false;
 }
 
-/** The page's main heading: its `<h1>` (the one its title names when it has several). */
+/** The page's main heading: its `<h1>` (when it has several, the longest its title names, else
+ * the first). */
 export function mainHeading(body: DomElement, title: string | null): DomElement | null {
   const headings: DomElement[] = [];
   const all = body.getElementsByTagName("h1");
@@ -72,10 +73,15 @@ export function mainHeading(body: DomElement, title: string | null): DomElement 
   }
   if (headings.length <= 1) return headings[0] ?? null;
   const t = collapse(title ?? "").toLowerCase();
-  const named = headings.find((h) => {
+  let named: DomElement | null = null;
+  let longest = 3;
+  for (const h of headings) {
     const text = collapse(textOf(h)).toLowerCase();
-    return t !== "" && text.length >= 4 && t.includes(text);
-  });
+    if (text.length > longest && t.includes(text)) {
+      named = h;
+      longest = text.length;
+    }
+  }
   return named ?? headings[0] ?? null;
 }
 
