@@ -58,6 +58,16 @@ export interface DateSources {
   readonly language: string | null;
 }
 
+/** A declared date a day after the URL's `/YYYY/MM/DD/` is the same moment written in UTC: the
+ * URL's day is the one the page's own calendar gives. */
+function localDay(declared: string, url: string, today: Date): string {
+  const m = URL_DATE.exec(url);
+  const fromUrl = m ? valid(Number(m[1]), Number(m[2]), Number(m[3]), today) : null;
+  if (fromUrl === null) return declared;
+  const gap = (Date.parse(declared) - Date.parse(fromUrl)) / 86_400_000;
+  return gap === 1 ? fromUrl : declared;
+}
+
 const by = (day: string | null, source: DateSource): DatedBy | null =>
   day === null ? null : { day, source };
 
@@ -65,7 +75,7 @@ const by = (day: string | null, source: DateSource): DatedBy | null =>
  * of `html`). */
 export function publishedDateOf(src: DateSources, today = new Date()): DatedBy | null {
   const declared = src.metadata === null ? null : parseIsoDate(src.metadata, today);
-  if (declared) return by(declared, "metadata");
+  if (declared) return by(localDay(declared, src.url, today), "metadata");
   // A documentation generator's pages keep to their metadata, <time> and URL: a date in their
   // text is most often a release's or an example's.
   const shown = src.generated

@@ -149,6 +149,19 @@ describe("extractDocument().published: which date wins", () => {
     expect(out.source).toBe("byline");
   });
 
+  test("a declared UTC time a day after the URL's date: the URL's day", () => {
+    const html = page(
+      '<meta property="article:published_time" content="2025-12-19T03:05:00+00:00">',
+      "<h1>Evening post</h1>",
+    );
+    expect(extractDocument(html, "https://blog.test/2025/12/18/evening-post/").published).toBe(
+      "2025-12-18",
+    );
+    expect(extractDocument(html, "https://blog.test/2025/12/10/evening-post/").published).toBe(
+      "2025-12-19",
+    );
+  });
+
   test("microdata's datePublished is a declared date (a forum's first post)", () => {
     const html = page(
       "",
