@@ -97,6 +97,9 @@ export interface Container {
   /** A generic container taken only for its data table (no code, no docs generator): a product's
    * specifications or a price list as often as a reference page, so its boilerplate is pruned. */
   readonly tableOnly?: boolean;
+  /** A documentation generator's own container (by its markup or the page's generator), not a
+   * generic one taken for the code it holds. */
+  readonly generated?: boolean;
 }
 
 /** The documentation container of the page, or null to leave the choice to main-content
@@ -114,7 +117,7 @@ export function findContainer(doc: DomDocument, generator: string | null): Conta
     // A docs generator's own container is the content however short the page (a one-paragraph
     // Sphinx page beside a long sidebar and footer); generic containers must hold a share.
     if (CONTAINERS[i]?.strong) {
-      if (size > 0) return { node, docbook: false };
+      if (size > 0) return { node, docbook: false, generated: true };
       continue;
     }
     if (size < 100) continue;
@@ -122,11 +125,12 @@ export function findContainer(doc: DomDocument, generator: string | null): Conta
     if (size < 0.2 * bodyTotal) continue;
     const tables = elementsByTag(node, "table");
     const dataTable = tables.length > 0 && !tables.some((t) => hasTag(t, "table"));
-    if (docsGen || hasTag(node, "pre")) return { node, docbook: false };
+    if (docsGen) return { node, docbook: false, generated: true };
+    if (hasTag(node, "pre")) return { node, docbook: false };
     if (dataTable) return { node, docbook: false, tableOnly: true };
   }
   const docbook = docbookContainer(body, generator);
-  return docbook === null ? null : { node: docbook, docbook: true };
+  return docbook === null ? null : { node: docbook, docbook: true, generated: true };
 }
 
 function isDocbookNav(el: DomElement): boolean {

@@ -84,6 +84,12 @@ const MONTH_NUMBERS = new Map<string, number>(
   MONTHS.flatMap((names, i) => names.split(" ").map((n) => [foldMonth(n), i + 1] as const)),
 );
 
+/** The number of a month's name or abbreviation ("March", "mar", "Sept", "octobre"), or null. */
+export function monthNumber(word: string): number | null {
+  const folded = foldMonth(word);
+  return MONTH_NUMBERS.get(folded === "sept" ? "sep" : folded) ?? null;
+}
+
 const MONTH_WORD = "(?<!\\p{L})\\p{L}{3,}";
 const LONG_TEXT = new RegExp(
   `(?<month>${MONTH_WORD})\\s(?<day>${DAY})(?:st|nd|rd|th)?,? (?<year>${YEAR})|` +

@@ -9,7 +9,7 @@
 import { decodeHtml } from "./charset.ts";
 import { chromeElements } from "./chrome.ts";
 import { findContainer } from "./containers.ts";
-import { labeledDate, publishedDate } from "./dates.ts";
+import { type DateSource, labeledDate, publishedDateOf } from "./dates.ts";
 import type { ExtractedDocument } from "./document.ts";
 import type { DomDocument, DomElement } from "./dom.ts";
 import { positionLinks, type RawLink, readLinks } from "./links.ts";
@@ -37,6 +37,8 @@ export interface ExtractOptions {
   readonly mainContent?: MainContentStrategy;
   /** When given, CPU ms per stage are added to it (benchmarks). */
   readonly timings?: StageTimings;
+  /** When given, where the published date came from is written to it (evaluations). */
+  readonly dateSource?: { source: DateSource | null };
 }
 
 let renderer: MarkdownRenderer | null = null;
@@ -187,11 +189,14 @@ function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): 
 
   const container = findContainer(doc, meta.generator);
   clock.lap("select");
-  const published = publishedDate({
+  const published = publishedDateOf({
+    title: meta.title,
+    language: meta.language,
     metadata: meta.publishedRaw,
     timeValues: meta.timeValues,
     url,
     docs: container !== null,
+    generated: container?.generated === true,
     doc,
     html: text,
   });
@@ -235,7 +240,9 @@ function extract(html: Uint8Array | string, url: string, opts: ExtractOptions): 
       plain = markdownToText(rendered.markdown);
     }
   }
-  const dated = published ?? (container === null ? null : labeledDate(plain));
+  const labeled = published !== null || container === null ? null : labeledDate(plain);
+  const dated = published?.day ?? labeled;
+  if (opts.dateSource) opts.dateSource.source = published?.source ?? (labeled ? "labeled" : null);
   const links = positionLinks(raw, container === null ? plain : null);
   const words = countWords(plain);
   clock.lap("rest");

@@ -121,6 +121,11 @@ function readMetaTag(meta: PageMeta, el: DomElement, og: { title: string | null 
   else if (name === "og:title") og.title = clean(content);
   else if (DATE_META.has(name) && meta.publishedRaw === null)
     meta.publishedRaw = content.trim() || null;
+  else if (
+    meta.publishedRaw === null &&
+    el.getAttribute("itemprop")?.trim().toLowerCase() === "datepublished"
+  )
+    meta.publishedRaw = content.trim() || null; // microdata: a forum's first post, an article
   else if (name === "generator" && meta.generator === null) meta.generator = clean(content);
   else if ((equiv === "content-language" || name === "content-language") && !meta.language)
     meta.language = clean(content.split(",")[0]);

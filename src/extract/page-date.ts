@@ -41,6 +41,28 @@ import { metaDate, urlDate } from "./meta-date.ts";
 
 const TIME_TZ = "[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]+)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?";
 const TIMESTAMP = new RegExp(`(${YEAR}-${MONTH}-${DAY})(${TIME_TZ})`);
+const TIMESTAMPS = new RegExp(TIMESTAMP.source, "g");
+/** What precedes a timestamp that names it a publication's ("datePublished": "…",
+ * `published_time" content="…`, `"date":"…`); modification, upload, delivery or creation stamps
+ * of a page's scripts are not. */
+const PUBLICATION_KEYS =
+  /^(?:date|(?:[a-z]+[_:-])?(?:date[_-]?published|published[_-]?(?:date|time|at|on)?|publish[_-]?(?:date|time|at|on)|pub[_-]?date|post[_-]?date|date[_-]?posted))$/;
+const STAMP_KEY = /([a-z][a-z_:-]*)[^a-z0-9]{0,24}$/;
+
+/** The first timestamp of the source that a publication key names. */
+function keyedStamp(source: string, range: DateRange): FoundDate | null {
+  TIMESTAMPS.lastIndex = 0;
+  let n = 0;
+  for (let m = TIMESTAMPS.exec(source); m !== null && n++ < 500; m = TIMESTAMPS.exec(source)) {
+    const before = source.slice(Math.max(0, m.index - 40), m.index).toLowerCase();
+    const key = STAMP_KEY.exec(before)?.[1] ?? "";
+    if (!PUBLICATION_KEYS.test(key)) continue;
+    const found = m[1] ? ymdString(m[1], range) : null;
+    if (found) return found;
+  }
+  return null;
+}
+
 const LOOSE_TIMESTAMP = new RegExp(`(${YEAR}-${MONTH}-${DAY})(?:${TIME_TZ})?`);
 const DATE_CORE = /[0-9]{1,4}[./][0-9]{1,2}[./][0-9]{2,4}/g;
 const PHRASE =
@@ -112,6 +134,19 @@ function textDate(doc: DomDocument, range: DateRange): FoundDate | null {
   return m?.[1] ? ymdString(m[1], range) : null;
 }
 
+/** The step of htmldate's heuristics that gave a page's date. */
+export type PageDateStep =
+  | "url"
+  | "meta"
+  | "abbr"
+  | "elements"
+  | "title"
+  | "time"
+  | "stamp"
+  | "image"
+  | "phrase"
+  | "text";
+
 /** The page's original date (`YYYY-MM-DD`), or null. `html`: the page's source text. */
 export function pageDate(
   doc: DomDocument,
@@ -119,13 +154,27 @@ export function pageDate(
   url: string,
   today = new Date(),
 ): string | null {
+  return pageDateOf(doc, html, url, today)?.day ?? null;
+}
+
+/** `pageDate` and the step that gave it. `keyedStamps`: a timestamp anywhere in the source
+ * counts only when a publication key names it (htmldate takes the first, whatever it stamps). */
+export function pageDateOf(
+  doc: DomDocument,
+  html: string,
+  url: string,
+  today = new Date(),
+  opts: { readonly keyedStamps?: boolean } = {},
+): { readonly day: string; readonly step: PageDateStep } | null {
   const range = dateRange(today);
   const root = doc.documentElement;
   if (root === null) return null;
+  const at = (found: FoundDate | null, step: PageDateStep) =>
+    found === null ? null : { day: found.day, step };
   const fromUrl = urlDate(url, range);
-  if (fromUrl) return fromUrl.day;
+  if (fromUrl) return at(fromUrl, "url");
   const head = metaDate(root, range);
-  if (head) return head.day;
+  if (head) return at(head, "meta");
 
   const abbrs: DomElement[] = [];
   const candidates: DomElement[] = [];
@@ -142,19 +191,25 @@ export function pageDate(
     if (ALWAYS_TAGS.has(tag) || (FAST_TAGS.has(tag) && isDateCandidate(el))) candidates.push(el);
   });
   const found =
-    abbrDate(abbrs, range) ??
-    examineElements(candidates, range) ??
-    examineElements(titles, range) ??
-    timeDate(times, range);
-  if (found) return found.day;
+    at(abbrDate(abbrs, range), "abbr") ??
+    at(examineElements(candidates, range), "elements") ??
+    at(examineElements(titles, range), "title") ??
+    at(timeDate(times, range), "time");
+  if (found) return found;
   // The source as a serialization of its tree has it: what follows </html> (a cache plugin's
   // "served at" comment) is not part of it. Only the first timestamp is considered.
   const end = html.lastIndexOf("</html>");
   const source = end > 0 ? html.slice(0, end) : html;
-  const stamp = TIMESTAMP.exec(source);
-  const stamped = stamp?.[1] ? ymdString(stamp[1], range) : null;
-  if (stamped) return stamped.day;
+  const stamp = opts.keyedStamps ? null : TIMESTAMP.exec(source);
+  const stamped = opts.keyedStamps
+    ? keyedStamp(source, range)
+    : stamp?.[1]
+      ? ymdString(stamp[1], range)
+      : null;
+  if (stamped) return at(stamped, "stamp");
   return (
-    (urlDate(ogImage, range) ?? phraseDate(source, range) ?? textDate(doc, range))?.day ?? null
+    at(urlDate(ogImage, range), "image") ??
+    at(phraseDate(source, range), "phrase") ??
+    at(textDate(doc, range), "text")
   );
 }

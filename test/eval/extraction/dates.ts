@@ -38,8 +38,10 @@ interface Page {
 const labels = readLabels();
 const holdout = new Set(labels.filter((r) => r.split === "holdout").map((r) => htmlPath(r)));
 const pages = new Map<string, Page>();
+const absent: string[] = []; // a labeled file the local copy of its package lacks
 const add = (p: Page) => {
-  if (!holdout.has(p.path) && !pages.has(p.path)) pages.set(p.path, p);
+  if (!existsSync(p.path)) absent.push(p.id);
+  else if (!holdout.has(p.path) && !pages.has(p.path)) pages.set(p.path, p);
 };
 for (const r of labels.filter((l) => l.split === "tune")) {
   add({ id: r.id, set: "facets-tune", url: r.url, path: htmlPath(r), gold: r.published });
@@ -94,6 +96,7 @@ const rows = all.map((p) => {
   return { ...p, ours, ref: theirs.get(p.id) ?? null };
 });
 
+if (absent.length > 0) console.log(`not on disk, left out: ${absent.join(", ")}`);
 console.log(
   `${rows.length} pages (facet holdout excluded); extraction CPU ${(cpu / rows.length).toFixed(2)} ms/page`,
 );
