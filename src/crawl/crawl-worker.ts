@@ -19,6 +19,7 @@ import {
 import { fetchOutcome } from "./outcome.ts";
 import type { Pacer } from "./politeness.ts";
 import { type Chunker, processPage } from "./process-page.ts";
+import { renderCandidate } from "./render/detector.ts";
 
 declare const self: Worker;
 
@@ -78,6 +79,19 @@ let sinceGc = 0;
 
 async function runPage(task: PageTask): Promise<void> {
   if (!fetcher) throw new Error("worker not initialised");
+  if (task.rendered) {
+    const { html, fetch } = task.rendered;
+    post({ type: "fetched", id: task.id, status: fetch.status });
+    const page = processPage(new TextEncoder().encode(html), task.url, {
+      headers: { ...fetch.headers, "content-type": "text/html; charset=utf-8" },
+      sitemapLastmod: task.sitemapLastmod,
+      ...(chunker ? { chunk: chunker } : {}),
+      vectorPolicy,
+    });
+    const outcome = { kind: "page", status: fetch.status } as const;
+    post({ type: "done", id: task.id, fetch, outcome, page });
+    return;
+  }
   const result = await fetcher.fetch(task.url, {
     etag: task.etag,
     lastModified: task.lastModified,
@@ -106,7 +120,8 @@ async function runPage(task: PageTask): Promise<void> {
     ...(chunker ? { chunk: chunker } : {}),
     vectorPolicy,
   });
-  post({ type: "done", id: task.id, fetch: meta, outcome, page });
+  const render = task.render ? renderCandidate(task.render, result.body, page.doc.words) : null;
+  post({ type: "done", id: task.id, fetch: meta, outcome, page, ...(render ? { render } : {}) });
   if (++sinceGc >= PAGES_PER_GC) {
     sinceGc = 0;
     gcAndSweep();

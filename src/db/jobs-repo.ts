@@ -12,6 +12,7 @@ import {
   sql,
 } from "drizzle-orm";
 import { BUCKETS } from "../crawl/buckets.ts";
+import type { RenderMode } from "../crawl/render/detector.ts";
 import type { ScopeParams } from "../crawl/scope.ts";
 import type { Db } from "./client.ts";
 import { domains, type JobState, jobs, jobUrls } from "./schema.ts";
@@ -23,6 +24,8 @@ export interface JobParams extends ScopeParams {
   readonly refresh: boolean;
   readonly force: boolean;
   readonly shots: number;
+  /** Absent: `auto`. */
+  readonly render?: RenderMode;
 }
 
 export type CreateJobResult = { ok: true; job: JobRow } | { ok: false; activeId: string };

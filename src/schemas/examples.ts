@@ -330,6 +330,15 @@ const jobSummary = {
   cancel_requested: false,
   resumes: 0,
   error: null,
+  render: {
+    mode: "auto",
+    rendered: 0,
+    gained: 0,
+    render_ms: 0,
+    failed: [],
+    refused: [],
+    refused_total: 0,
+  },
 };
 
 const bucketCounts: Readonly<Record<string, number>> = {
