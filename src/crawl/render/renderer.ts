@@ -17,8 +17,10 @@ import {
   routeThrough,
 } from "./browser.ts";
 
-/** The network counts as quiet once no request has been open for this long. */
-const QUIET_MS = 150;
+/** The page counts as settled once no request has been open and the DOM has not changed for
+ * this long (an app renders after `load`, then fetches its content, then renders it). */
+const QUIET_MS = 250;
+const POLL_MS = 50;
 const RECYCLE_AFTER = 200;
 
 /** One page could not be rendered (the browser is fine). */
@@ -50,10 +52,14 @@ export interface RendererOptions {
   readonly timeoutMs: number;
 }
 
-/** Wraps history.pushState/replaceState to note every URL the page navigates to itself. */
-const RECORD_PUSHES = `(() => {
+/** Wraps history.pushState/replaceState to note every URL the page navigates to itself, and
+ * notes when the DOM last changed. */
+const INIT = `(() => {
   const seen = [];
   Object.defineProperty(window, "__webcorpusPushed", { value: seen });
+  window.__webcorpusMutated = performance.now();
+  new MutationObserver(() => { window.__webcorpusMutated = performance.now(); })
+    .observe(document, { childList: true, subtree: true, characterData: true });
   for (const name of ["pushState", "replaceState"]) {
     const original = history[name];
     history[name] = function (state, title, url) {
@@ -64,6 +70,8 @@ const RECORD_PUSHES = `(() => {
     };
   }
 })();`;
+
+const DOM_IDLE_MS = "performance.now() - (window.__webcorpusMutated ?? 0)";
 
 const SNAPSHOT = `(() => {
   for (const el of Array.from(document.querySelectorAll("noscript"))) el.remove();
@@ -180,7 +188,7 @@ export class Renderer {
           lastActivity = performance.now();
         },
       });
-      await answered(context.addInitScript({ content: RECORD_PUSHES }), ANSWER_MS);
+      await answered(context.addInitScript({ content: INIT }), ANSWER_MS);
       const tab = await answered(context.newPage(), ANSWER_MS);
       const deadline = performance.now() + this.#options.timeoutMs;
       let timedOut = false;
@@ -196,13 +204,14 @@ export class Renderer {
           throw new RenderFailed(firstLine(err));
         timedOut = true;
       }
-      // Content fetched after `load` (an app's JSON) lands once the network is quiet.
-      while (!timedOut && (open > 0 || performance.now() - lastActivity < QUIET_MS)) {
-        if (performance.now() >= deadline) {
-          timedOut = true;
-          break;
+      // Content fetched after `load` (an app's JSON) is in once network and DOM are quiet.
+      while (!timedOut) {
+        if (open === 0 && performance.now() - lastActivity >= QUIET_MS) {
+          const idle = (await answered(tab.evaluate(DOM_IDLE_MS), ANSWER_MS)) as number;
+          if (idle >= QUIET_MS && open === 0) break;
         }
-        await Bun.sleep(25);
+        if (performance.now() >= deadline) timedOut = true;
+        else await Bun.sleep(POLL_MS);
       }
       const snap = (await answered(tab.evaluate(SNAPSHOT), ANSWER_MS)) as {
         html: string;
