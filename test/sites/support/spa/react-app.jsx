@@ -9,7 +9,7 @@ function Page() {
   const [page, setPage] = useState(null);
   useEffect(() => {
     let live = true;
-    fetch(`/data${pathname}.json`)
+    void fetch(`/data${pathname}.json`)
       .then((r) => r.json())
       .then((p) => live && setPage(p));
     return () => {
