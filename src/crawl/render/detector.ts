@@ -10,8 +10,12 @@ export type RenderMode = (typeof RENDER_MODES)[number];
 
 /** Pages with at least this many extracted words are taken as they are, unscanned. */
 export const SCAN_BELOW_WORDS = 150;
-/** Below this many words a page is thin: rendered when scripts outweigh its text. */
+/** Below this many words a page is thin: rendered when scripts outweigh its text and earlier
+ * pages of the job gained by rendering. */
 export const THIN_WORDS = 60;
+/** Below this many words a page is all but empty: rendered when scripts outweigh its text,
+ * unless most pages of the site so far were static. */
+export const EMPTY_WORDS = 25;
 /** What an external script is taken to weigh (its size is unknown without fetching it). */
 const EXTERNAL_SCRIPT_BYTES = 30_000;
 /** Script weight past this many times the text's (~6 bytes a word) makes a thin page a shell. */
@@ -88,6 +92,7 @@ export function renderVerdict(s: PageSignals, history: RenderHistory): RenderVer
   if (s.words >= THIN_WORDS || !heavy) return { render: false, reason: "text outweighs scripts" };
   const why = `${s.words} words against ${Math.round(s.scriptBytes / 1000)} kB of script`;
   if (history.gained > 0) return { render: true, reason: `${why}; earlier pages needed it` };
+  if (s.words >= EMPTY_WORDS) return { render: false, reason: `${why}, and no page needed it yet` };
   // A thin page among static ones (a search page, a redirect stub) is what it seems.
   if (history.pages >= 5 && history.thin * 2 < history.pages)
     return { render: false, reason: `${why}, but most pages of the site are static` };
