@@ -38,8 +38,12 @@ for (const name of SPA_NAMES) {
 
     test("render auto: every route found, its text extracted (F1 ≥ 0.9)", async () => {
       const c = crawler({ CONNECT_TO: site.connectTo() });
+      const before = site.hits.length;
       try {
         const view = await c.crawl(site.host, { budget: 30 });
+        // The app's bundle is fetched once (twice when the first renders race), not per page.
+        const bundles = site.hits.slice(before).filter((h) => h.startsWith("/assets/"));
+        expect(bundles.length).toBeLessThanOrEqual(2);
         expectInvariant(view);
         expect(view.state).toBe("completed");
         const render = view.render;
@@ -50,6 +54,7 @@ for (const name of SPA_NAMES) {
         const indexed = bucketRows(c, view.id, "indexed");
         const duplicate = bucketRows(c, view.id, "duplicate");
         const scores: string[] = [];
+        // React's `/` replaces itself with `/home`, which no link names: found by the push.
         for (const page of site.pages) {
           const url = site.url(page.path);
           expect(indexed.has(url) || duplicate.has(url)).toBe(true);
@@ -93,7 +98,8 @@ test("a script's requests to another loopback server and private addresses are r
     .join("");
   const text = "Welcome to the shell app. ".repeat(30);
   const site = serveSite("shell.test", {
-    "/": `<!doctype html><html lang="en"><head><title>Shell</title></head><body><div id="root"></div><script>${script}document.getElementById("root").innerHTML = "<main><h1>Shell</h1><p>${text}</p></main>";</script></body></html>`,
+    "/logo.png": "png",
+    "/": `<!doctype html><html lang="en"><head><title>Shell</title></head><body><div id="root"></div><img src="/logo.png" alt=""><script>${script}document.getElementById("root").innerHTML = "<main><h1>Shell</h1><p>${text}</p></main>";</script></body></html>`,
   });
   const c = crawler({ CONNECT_TO: site.connectTo() });
   try {
@@ -107,6 +113,7 @@ test("a script's requests to another loopback server and private addresses are r
     }
     expect(view.render?.refused_total).toBeGreaterThanOrEqual(3);
     expect(other.count("/secret")).toBe(0);
+    expect(site.count("/logo.png")).toBe(0); // images are not loaded for a render
     expect(markdownOf(c, "http://shell.test/")).toContain("Welcome to the shell app.");
   } finally {
     c.close();

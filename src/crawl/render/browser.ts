@@ -125,11 +125,38 @@ export async function openContext(
   }
 }
 
+/** Scripts and stylesheets a job's renders share: an app's bundle is fetched once, not per page
+ * (the browser's own cache is off while every request is routed). */
+export class ResourceCache {
+  readonly #entries = new Map<string, FetchResult>();
+  readonly #maxBytes: number;
+  #bytes = 0;
+
+  constructor(maxBytes: number) {
+    this.#maxBytes = maxBytes;
+  }
+
+  get(url: string): FetchResult | undefined {
+    return this.#entries.get(url);
+  }
+
+  put(result: FetchResult): void {
+    const size = result.body.byteLength;
+    if (result.status !== 200 || this.#entries.has(result.url)) return;
+    if (this.#bytes + size > this.#maxBytes) return;
+    this.#entries.set(result.url, result);
+    this.#bytes += size;
+  }
+}
+
+const CACHED = new Set(["script", "stylesheet"]);
+
 export interface RouteOptions {
   /** Images, media and fonts are refused unasked (a render); a screenshot loads them. */
   readonly media: boolean;
   /** Answers a URL without the fetch (the page's own body, already fetched). */
   readonly preset?: (url: string) => FetchResult | undefined;
+  readonly cache?: ResourceCache;
   /** A request the fetch refused (SSRF guard, robots.txt, a failure) or the page may not make. */
   readonly onRefused?: (url: string, reason: string) => void;
   /** Requests start and end (for waiting until the page's network is quiet). */
@@ -164,7 +191,12 @@ export async function routeThrough(
     }
     options.onStart?.();
     try {
-      const result = options.preset?.(url) ?? (await fetch(url));
+      const cacheable = options.cache !== undefined && CACHED.has(request.resourceType());
+      let result = options.preset?.(url) ?? (cacheable ? options.cache?.get(url) : undefined);
+      if (result === undefined) {
+        result = await fetch(url);
+        if (cacheable) options.cache?.put(result);
+      }
       if (result.status === 0) {
         const kind = result.error?.kind ?? "failed";
         const detail = result.error?.detail ?? "no answer";

@@ -14,6 +14,7 @@ import {
   firstLine,
   launchChromium,
   openContext,
+  ResourceCache,
   routeThrough,
 } from "./browser.ts";
 
@@ -22,6 +23,7 @@ import {
 const QUIET_MS = 250;
 const POLL_MS = 50;
 const RECYCLE_AFTER = 200;
+const CACHE_BYTES = 32 * 1024 * 1024;
 
 /** One page could not be rendered (the browser is fine). */
 export class RenderFailed extends Error {
@@ -91,6 +93,7 @@ export class Renderer {
   #current: Generation | null = null;
   #active = 0;
   readonly #queue: (() => void)[] = [];
+  readonly #cache = new ResourceCache(CACHE_BYTES);
   #closed = false;
   /** Why the browser cannot be had; every later render fails at once with it. */
   unavailable: string | null = null;
@@ -171,6 +174,7 @@ export class Renderer {
     try {
       await routeThrough(context, this.#options.fetch, {
         media: false,
+        cache: this.#cache,
         preset: (u) => {
           if (u !== url || preset === undefined) return undefined;
           const answer = preset;
