@@ -25,6 +25,8 @@ const FLAGS = [
   `--proxy-server=${DEAD_PROXY}`,
   "--proxy-bypass-list=<-loopback>",
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+  // A page's JavaScript heap stays bounded: a runaway app fails its render, not the machine.
+  "--js-flags=--max-old-space-size=256",
 ];
 const PASS_HEADERS = ["content-type", "location", "content-language", "last-modified", "etag"];
 const DEBIAN_BINARY = "/usr/lib/chromium/chromium";
