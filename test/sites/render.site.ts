@@ -139,3 +139,25 @@ test("without a browser the crawl keeps the static pages and says why", async ()
     await site.stop();
   }
 });
+
+test("render always renders static pages too, and they read as fetched", async () => {
+  const text = "Plain static prose about harbors and lanterns. ".repeat(20);
+  const site = serveSite("always.test", {
+    "/": `<!doctype html><html lang="en"><head><title>Home</title></head><body><main><h1>Home</h1><p>${text}</p><a href="/b.html">B</a></main></body></html>`,
+    "/b.html": `<!doctype html><html lang="en"><head><title>B</title></head><body><main><h1>B</h1><p>${text} B.</p></main></body></html>`,
+  });
+  const c = crawler({ CONNECT_TO: site.connectTo() });
+  try {
+    const view = await c.crawl("always.test", { render: "always" });
+    expectInvariant(view);
+    expect(view.state).toBe("completed");
+    expect(view.render).toMatchObject({ mode: "always", rendered: 2, gained: 0, failed: [] });
+    expect(view.progress.indexed).toBe(2);
+    expect(
+      wordF1(markdownOf(c, "http://always.test/b.html") ?? "", `B ${text} B.`),
+    ).toBeGreaterThan(0.95);
+  } finally {
+    c.close();
+    await site.stop();
+  }
+});
