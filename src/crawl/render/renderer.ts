@@ -1,9 +1,9 @@
 /**
  * Renders pages in Chromium for the crawl: a browser started on the first page that needs it, at
  * most `contexts` pages at once (each in a tab of its own context, kept for the next render), a
- * time cap per page,
- * no images, media or fonts, every request through the crawl's fetch (render/browser.ts). The
- * browser is replaced every RECYCLE_AFTER pages, which bounds what it accumulates.
+ * time cap per page, no images, media or fonts, every request through the crawl's fetch
+ * (render/browser.ts). The browser is replaced every RECYCLE_AFTER pages, which bounds what it
+ * accumulates; each page's JavaScript heap is capped by a launch flag.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { FetchResult } from "../fetch-result.ts";
