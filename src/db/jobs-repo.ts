@@ -101,6 +101,23 @@ export function listJobs(
   return { rows, total };
 }
 
+/** Whether another job of the domain rendered pages that gained text by it (render-visit.ts). */
+export function renderedBefore(db: Db, domain: string, exceptId: string): boolean {
+  const row = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.domain, domain),
+        sql`${jobs.id} <> ${exceptId}`,
+        sql`json_extract(${jobs.info}, '$.render.gained') > 0`,
+      ),
+    )
+    .limit(1)
+    .get();
+  return row !== undefined;
+}
+
 /** Ends a queued job as cancelled (its pending URLs to stoppedEarly); false if it is not queued. */
 export function cancelQueued(db: Db, id: string, at: string, reason: string): boolean {
   return db.transaction((tx) => {

@@ -13,6 +13,8 @@ import {
   test,
 } from "bun:test";
 import { rmSync } from "node:fs";
+import { updateJob } from "../../src/db/jobs-repo.ts";
+import { requireJob } from "../../src/services/jobs-service.ts";
 import { tempDir } from "../helpers/app.ts";
 import { runCli } from "../helpers/cli.ts";
 import { crawler, expectInvariant } from "../helpers/crawl.ts";
@@ -107,6 +109,32 @@ test("auto on a static site starts no browser and renders nothing", async () => 
       refused: [],
       refused_total: 0,
     });
+  } finally {
+    c.close();
+  }
+});
+
+test("auto heeds what the domain's earlier crawls needed", async () => {
+  // Forty words and a script: taken as it is on a site not known to need rendering.
+  const words = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
+  site = serveSite("earlier.test", {
+    "/": `<!doctype html><html><head><title>T</title></head><body><main><p>${words}</p></main><script src="/app.js"></script></body></html>`,
+    "/app.js": "void 0;",
+  });
+  // No browser: a render asked for shows as render.error.
+  const c = crawler({ CONNECT_TO: site.connectTo(), CHROMIUM_PATH: "/nonexistent/chromium" });
+  try {
+    const first = await c.crawl("earlier.test");
+    expect(first.render?.error).toBeUndefined();
+    // As if that crawl's renders had gained text.
+    const info = JSON.parse(requireJob(c.store.read, first.id).info) as Record<string, unknown>;
+    updateJob(c.store.write, first.id, {
+      info: JSON.stringify({ ...info, render: { ...first.render, rendered: 3, gained: 3 } }),
+    });
+    const second = await c.crawl("earlier.test", { force: true });
+    expectInvariant(second);
+    expect(second.render?.error).toContain("/nonexistent/chromium");
+    expect(second.progress.indexed).toBe(1); // kept as fetched
   } finally {
     c.close();
   }

@@ -5,6 +5,7 @@
  * The links of the rendered page, and the URLs it pushed into its history, are the page's links.
  * A render that fails leaves the static page; the job's `render` report says what happened.
  */
+import { renderedBefore } from "../../db/jobs-repo.ts";
 import type { Link } from "../../extract/document.ts";
 import type { FetchResult } from "../fetch-result.ts";
 import type { JobRun } from "../job-run.ts";
@@ -62,7 +63,14 @@ function stateOf(run: JobRun): RenderState {
       refused_total: 0,
     };
     run.info.render = report;
-    const history = { pages: 0, thin: 0, rendered: report.rendered, gained: report.gained };
+    // What the domain's earlier crawls needed counts as this job's own first pages would.
+    const earlier = renderMode(run) === "auto" && renderedBefore(run.db, run.domain, run.job.id);
+    const history = {
+      pages: 0,
+      thin: 0,
+      rendered: report.rendered,
+      gained: report.gained + (earlier ? 1 : 0),
+    };
     state = { report, history, renderer: null };
     states.set(run, state);
   }
