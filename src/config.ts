@@ -102,6 +102,12 @@ export const SETTINGS = {
     default: "20",
     doc: "screenshot wait",
   },
+  RENDER_CONTEXTS: { kind: int(1, 16), default: "2", doc: "pages rendered at once" },
+  RENDER_TIMEOUT_S: {
+    kind: { type: "float", min: 0, exclusiveMin: true },
+    default: "15",
+    doc: "render wait",
+  },
   WORKER: { kind: { type: "bool" }, default: "true", doc: "serve crawls too" },
   WORKER_JOBS: { kind: int(1, 64), default: "4", doc: "jobs at once" },
   API_THREADS: { kind: int(0, 256), default: "0", doc: "no effect on Bun" },
@@ -168,6 +174,9 @@ export interface Config {
   readonly shardMemoryMb: number;
   readonly chromiumPath: string | null;
   readonly screenshotTimeoutS: number;
+  /** Pages a job renders in Chromium at once, and the longest a render may take. */
+  readonly renderContexts: number;
+  readonly renderTimeoutS: number;
   readonly worker: boolean;
   readonly workerJobs: number;
   readonly workerProcesses: number;
@@ -452,6 +461,8 @@ export function loadConfig(
     shardMemoryMb: get("SHARD_MEMORY_MB"),
     chromiumPath: chromium ? chromium : null,
     screenshotTimeoutS: get("SCREENSHOT_TIMEOUT_S"),
+    renderContexts: get("RENDER_CONTEXTS"),
+    renderTimeoutS: get("RENDER_TIMEOUT_S"),
     worker: get("WORKER"),
     workerJobs: get("WORKER_JOBS"),
     workerProcesses: get("WORKER_PROCESSES"),

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { CrawlScheduler } from "../crawl/crawl-scheduler.ts";
+import { RENDER_MODES, type RenderMode } from "../crawl/render/detector.ts";
 import { requestCancel } from "../db/jobs-repo.ts";
 import { counted } from "../plural.ts";
 import { openSearch } from "../search/search-runtime.ts";
@@ -10,6 +11,13 @@ import { CliError, startConfig, startStore } from "./context.ts";
 import { CRAWL_USAGE } from "./usage.ts";
 
 const FINAL = new Set(["completed", "partial", "failed", "cancelled"]);
+
+function renderOption(value: string): RenderMode {
+  const mode = RENDER_MODES.find((m) => m === value);
+  if (mode === undefined)
+    throw new CliError(`error: --render: must be one of ${RENDER_MODES.join(", ")}`);
+  return mode;
+}
 
 /** A duration for the progress line: seconds, then minutes, then hours. */
 export function shortDuration(s: number): string {
@@ -63,6 +71,7 @@ export async function crawlCommand(argv: string[]): Promise<number> {
       include: { type: "string", multiple: true },
       exclude: { type: "string", multiple: true },
       start: { type: "string", multiple: true },
+      render: { type: "string" },
       json: { type: "boolean", default: false },
     },
     allowPositionals: true,
@@ -89,6 +98,7 @@ export async function crawlCommand(argv: string[]): Promise<number> {
       ...(values.include ? { include: values.include } : {}),
       ...(values.exclude ? { exclude: values.exclude } : {}),
       ...(values.start ? { start: values.start } : {}),
+      ...(values.render === undefined ? {} : { render: renderOption(values.render) }),
     });
     if (request.budget < 1 || request.budget > config.maxBudget) {
       throw new CliError(`error: --budget: must be from 1 to ${config.maxBudget}`);
@@ -154,6 +164,7 @@ export async function crawlCommand(argv: string[]): Promise<number> {
         coverage: Object.fromEntries(
           Object.entries(final.coverage.buckets).map(([k, v]) => [k, v.count]),
         ),
+        ...(final.render ? { render: final.render } : {}),
         ...(final.error ? { error: final.error } : {}),
       };
   console.log(JSON.stringify(summary, null, 2));

@@ -4,7 +4,7 @@
  */
 export const CRAWL_USAGE = `usage: webcorpus crawl DOMAIN [--budget N] [--refresh] [--force] [--shots N]
                        [--scope domain|host|URL] [--include GLOB]... [--exclude GLOB]...
-                       [--start URL]... [--json]`;
+                       [--start URL]... [--render auto|never|always] [--json]`;
 
 export const CRAWL_HELP = `${CRAWL_USAGE}
 
@@ -26,6 +26,8 @@ options:
   --exclude GLOB  skip URLs matching the glob, e.g. '**/genindex*' (repeatable)
   --start URL     start here instead of the home page (repeatable; inside the scope); start URLs
                   are fetched even if --include/--exclude refuse them, the links found are not
+  --render MODE   pages a script fills in, rendered in Chromium: auto (default; only pages whose
+                  static HTML is an empty app shell or mostly script), never, always
   --json          print the whole job view at the end instead of the summary
   -h, --help      show this help`;
 

@@ -20,6 +20,7 @@ import {
 import { type FetchOutcome, fetchOutcome } from "./outcome.ts";
 import type { Pacer } from "./politeness.ts";
 import { type Chunker, processPage, processPdf } from "./process-page.ts";
+import { renderCandidate } from "./render/detector.ts";
 
 declare const self: Worker;
 
@@ -79,6 +80,19 @@ let sinceGc = 0;
 
 async function runPage(task: PageTask): Promise<void> {
   if (!fetcher) throw new Error("worker not initialised");
+  if (task.rendered) {
+    const { html, fetch } = task.rendered;
+    post({ type: "fetched", id: task.id, status: fetch.status });
+    const page = processPage(new TextEncoder().encode(html), task.url, {
+      headers: { ...fetch.headers, "content-type": "text/html; charset=utf-8" },
+      sitemapLastmod: task.sitemapLastmod,
+      ...(chunker ? { chunk: chunker } : {}),
+      vectorPolicy,
+    });
+    const outcome = { kind: "page", status: fetch.status } as const;
+    post({ type: "done", id: task.id, fetch, outcome, page });
+    return;
+  }
   const result = await fetcher.fetch(task.url, {
     etag: task.etag,
     lastModified: task.lastModified,
@@ -107,7 +121,8 @@ async function runPage(task: PageTask): Promise<void> {
     ...(chunker ? { chunk: chunker } : {}),
     vectorPolicy,
   };
-  const page = isPdf(headers["content-type"], result.body)
+  const pdf = isPdf(headers["content-type"], result.body);
+  const page = pdf
     ? await processPdf(result.body, task.url, options)
     : processPage(result.body, task.url, options);
   if ("error" in page) {
@@ -121,7 +136,9 @@ async function runPage(task: PageTask): Promise<void> {
     post({ type: "done", id: task.id, fetch: meta, outcome: booked, page: null });
     return;
   }
-  post({ type: "done", id: task.id, fetch: meta, outcome, page });
+  const render =
+    task.render && !pdf ? renderCandidate(task.render, result.body, page.doc.words) : null;
+  post({ type: "done", id: task.id, fetch: meta, outcome, page, ...(render ? { render } : {}) });
   if (++sinceGc >= PAGES_PER_GC) {
     sinceGc = 0;
     gcAndSweep();

@@ -22,6 +22,7 @@ import { indexedTooLittle } from "./job-health.ts";
 import { type JobDeps, JobRun } from "./job-run.ts";
 import { takeScreenshots } from "./job-screenshots.ts";
 import { settleAllCanonicals, settleCanonical, visit } from "./page-visit.ts";
+import { closeRenderer } from "./render/render-visit.ts";
 import { RobotsReader } from "./robots-cache.ts";
 import { TrapGuard, trapLimits } from "./trap-guard.ts";
 import { inScope } from "./urls.ts";
@@ -75,6 +76,7 @@ export class JobRunner {
       await Promise.all(
         Array.from({ length: Math.max(1, run.deps.config.maxConcurrency) }, () => this.#work()),
       );
+      await closeRenderer(run);
       if (run.failure) throw run.failure;
       if (run.lost) throw new LeaseLost();
       // Pages still waiting for a canonical never visited (a cancel): kept under their own URL.
@@ -113,6 +115,7 @@ export class JobRunner {
       });
     } finally {
       if (this.#heartbeat) clearInterval(this.#heartbeat);
+      await closeRenderer(run);
     }
   }
 

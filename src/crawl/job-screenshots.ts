@@ -5,32 +5,16 @@
 import { updateJob } from "../db/jobs-repo.ts";
 import { saveScreenshot, screenshotTargets } from "../db/screenshots-repo.ts";
 import { isoNow } from "../services/clock.ts";
-import { failed } from "./fetch-result.ts";
 import type { JobRun } from "./job-run.ts";
-import {
-  type BrowserFetch,
-  Camera,
-  findChromium,
-  ScreenshotsUnavailable,
-  ShotFailed,
-} from "./screenshots.ts";
-import { inScope } from "./urls.ts";
+import { BrowserUnavailable, findChromium } from "./render/browser.ts";
+import { browserFetch } from "./render/crawl-fetch.ts";
+import { Camera, ShotFailed } from "./screenshots.ts";
 
 export interface ShotsReport {
   requested: number;
   taken: number;
   failed: { url: string; reason: string }[];
   error?: string;
-}
-
-/** The browser's requests, answered like the crawl's own: robots.txt for the site's URLs. */
-function browserFetch(run: JobRun): BrowserFetch {
-  return async (url) => {
-    if (inScope(url, run.domain) && !(await run.robots.policy(url)).allowed(url)) {
-      return failed(url, "robots", "disallowed by robots.txt");
-    }
-    return run.deps.fetcher.fetch(url, { accept: "*/*" });
-  };
 }
 
 /** Takes the screenshots; false when the job was cancelled meanwhile. */
@@ -68,7 +52,7 @@ export async function takeScreenshots(run: JobRun, n: number): Promise<boolean> 
     }
   } catch (err) {
     report.error =
-      err instanceof ScreenshotsUnavailable
+      err instanceof BrowserUnavailable
         ? err.message
         : `screenshots stopped: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`.slice(
             0,

@@ -6,6 +6,7 @@ import type { Config } from "../config.ts";
 import type { FetchFailure } from "./fetch-result.ts";
 import type { FetchOutcome } from "./outcome.ts";
 import type { ProcessedPage } from "./process-page.ts";
+import type { RenderCandidate, RenderMode } from "./render/detector.ts";
 
 export interface PageTask {
   readonly id: number;
@@ -15,6 +16,10 @@ export interface PageTask {
   readonly lastModified: string | null;
   /** The page's `<lastmod>` in a sitemap (YYYY-MM-DD): its date when it states none. */
   readonly sitemapLastmod: string | null;
+  /** `auto` or `always`: the worker hands back the static body of a page to render. */
+  readonly render?: RenderMode;
+  /** The page as the browser rendered it: processed, not fetched. */
+  readonly rendered?: { readonly html: string; readonly fetch: FetchMeta };
 }
 
 /** What the fetch gave, without the body. */
@@ -50,6 +55,7 @@ export type FromWorker =
       readonly fetch: FetchMeta;
       readonly outcome: FetchOutcome;
       readonly page: ProcessedPage | null;
+      readonly render?: RenderCandidate;
     }
   | { readonly type: "failed"; readonly id: number; readonly error: string };
 

@@ -16,6 +16,7 @@ import { hostSitemaps } from "./job-discovery.ts";
 import { type JobRun, entry as ledgerEntry, type PageLink } from "./job-run.ts";
 import type { FetchMeta } from "./messages.ts";
 import type { ProcessedPage } from "./process-page.ts";
+import { fetchPage } from "./render/render-visit.ts";
 import { inScope, normalizeUrl, originOf, pageId, urlHost } from "./urls.ts";
 
 export async function visit(run: JobRun, entry: UrlEntry): Promise<void> {
@@ -59,7 +60,7 @@ export async function visit(run: JobRun, entry: UrlEntry): Promise<void> {
   }
   run.fetched++;
   const conditional = state !== null && run.params.refresh && !run.params.force;
-  const result = await run.deps.pool.run({
+  const result = await fetchPage(run, {
     url,
     etag: conditional ? state.etag : null,
     lastModified: conditional ? state.lastModified : null,

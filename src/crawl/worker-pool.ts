@@ -12,6 +12,7 @@ import type { FetchMeta, FromWorker, PageTask, ToWorker } from "./messages.ts";
 import type { FetchOutcome } from "./outcome.ts";
 import type { Pacer } from "./politeness.ts";
 import type { ProcessedPage } from "./process-page.ts";
+import type { RenderCandidate } from "./render/detector.ts";
 
 export type PageTaskResult =
   | {
@@ -19,6 +20,8 @@ export type PageTaskResult =
       readonly fetch: FetchMeta;
       readonly outcome: FetchOutcome;
       readonly page: ProcessedPage | null;
+      /** A page to render (its static body and signals), when the task asked. */
+      readonly render?: RenderCandidate;
     }
   /** The page could not be processed (its worker died or hung on it, or processing threw). */
   | { readonly kind: "failed"; readonly reason: string; readonly fetch: FetchMeta | null };
@@ -196,6 +199,7 @@ export class CrawlPool {
             fetch: message.fetch,
             outcome: message.outcome,
             page: message.page,
+            ...(message.render ? { render: message.render } : {}),
           });
         return;
       }

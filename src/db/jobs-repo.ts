@@ -12,6 +12,7 @@ import {
   sql,
 } from "drizzle-orm";
 import { BUCKETS } from "../crawl/buckets.ts";
+import type { RenderMode } from "../crawl/render/detector.ts";
 import type { ScopeParams } from "../crawl/scope.ts";
 import type { Db } from "./client.ts";
 import { domains, type JobState, jobs, jobUrls } from "./schema.ts";
@@ -26,6 +27,8 @@ export interface JobParams extends ScopeParams {
   /** Only the start URLs (and their redirects and canonicals): no sitemaps, no links followed.
    * The job `POST /api/fetch` with `store: true` queues. */
   readonly startOnly?: boolean;
+  /** Absent: `auto`. */
+  readonly render?: RenderMode;
 }
 
 export type CreateJobResult = { ok: true; job: JobRow } | { ok: false; activeId: string };
@@ -99,6 +102,23 @@ export function listJobs(
     .offset(filter.offset)
     .all();
   return { rows, total };
+}
+
+/** Whether another job of the domain rendered pages that gained text by it (render-visit.ts). */
+export function renderedBefore(db: Db, domain: string, exceptId: string): boolean {
+  const row = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.domain, domain),
+        sql`${jobs.id} <> ${exceptId}`,
+        sql`json_extract(${jobs.info}, '$.render.gained') > 0`,
+      ),
+    )
+    .limit(1)
+    .get();
+  return row !== undefined;
 }
 
 /** Ends a queued job as cancelled (its pending URLs to stoppedEarly); false if it is not queued. */

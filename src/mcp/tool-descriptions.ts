@@ -74,6 +74,7 @@ export const ARGUMENT_NOTES: Readonly<Record<string, string>> = {
   include: "",
   exclude: "",
   start: "",
+  render: "",
   reason: "Why it belongs.",
   url: "http(s) URL.",
 };

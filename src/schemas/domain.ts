@@ -2,6 +2,7 @@
 import { Type } from "@sinclair/typebox";
 import { type TSchema, t } from "elysia";
 import { BUCKETS } from "../crawl/buckets.ts";
+import { RENDER_MODES } from "../crawl/render/detector.ts";
 import { JOB_STATES } from "../db/schema.ts";
 import { domainExample } from "./examples.ts";
 
@@ -102,6 +103,10 @@ const Health = t.Object({
       state: t.UnionEnum(JOB_STATES),
       created_at: time(),
       finished_at: nullable(time()),
+      render: t.Object(
+        { mode: t.UnionEnum(RENDER_MODES), rendered: t.Integer({ minimum: 0 }) },
+        { description: "The job's render mode and the pages it rendered in Chromium." },
+      ),
     }),
   ),
   last_job_state: nullable(t.UnionEnum(JOB_STATES)),

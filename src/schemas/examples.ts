@@ -172,6 +172,7 @@ export const domainExample = {
       state: "partial",
       created_at: "2026-11-25T21:40:00Z",
       finished_at: "2026-11-25T21:49:40Z",
+      render: { mode: "auto", rendered: 0 },
     },
     last_job_state: "partial",
     search_index: { state: "ready", detail: null },
@@ -330,6 +331,15 @@ const jobSummary = {
   cancel_requested: false,
   resumes: 0,
   error: null,
+  render: {
+    mode: "auto",
+    rendered: 0,
+    gained: 0,
+    render_ms: 0,
+    failed: [],
+    refused: [],
+    refused_total: 0,
+  },
 };
 
 const bucketCounts: Readonly<Record<string, number>> = {

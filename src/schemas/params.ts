@@ -7,6 +7,7 @@ import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import type { Config } from "../config.ts";
 import { BUCKETS } from "../crawl/buckets.ts";
+import { RENDER_MODES } from "../crawl/render/detector.ts";
 import { MAX_PATTERN_LENGTH, MAX_PATTERNS, MAX_START_URLS } from "../crawl/scope.ts";
 import { JOB_STATES, PLACED_BY } from "../db/schema.ts";
 import { AUDIENCE_VALUES, FORMAT_VALUES, TOPIC_VALUES, TYPE_VALUES } from "../facets/vocabulary.ts";
@@ -266,6 +267,14 @@ export function crawlBody(config: Config) {
         description:
           "Start URLs inside the scope, fetched first whatever the patterns say (default: the home page, or the scope's prefix).",
         examples: [["https://docs.python.org/3/library/"]],
+      }),
+    ),
+    render: opt(
+      enumField("render", RENDER_MODES, {
+        where: "field",
+        default: "auto",
+        description:
+          'Render pages in Chromium: "auto" renders only pages whose static HTML lacks the content a script puts there (an empty app shell, scripts outweighing the text), "always" every page, "never" none. The browser\'s requests go through the crawler\'s fetcher (SSRF guard, robots.txt, pacing).',
       }),
     ),
   });

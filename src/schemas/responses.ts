@@ -3,6 +3,7 @@
 import { Type } from "@sinclair/typebox";
 import { type TSchema, t } from "elysia";
 import { BUCKETS } from "../crawl/buckets.ts";
+import { RENDER_MODES } from "../crawl/render/detector.ts";
 import { JOB_STATES, PLACED_BY } from "../db/schema.ts";
 import { PROBLEMS } from "../services/errors.ts";
 import { JOB_PHASES } from "../services/job-progress.ts";
@@ -214,6 +215,7 @@ export const JobParams = t.Object({
   include: t.Optional(t.Array(t.String())),
   exclude: t.Optional(t.Array(t.String())),
   start: t.Optional(t.Array(t.String())),
+  render: t.Optional(t.UnionEnum(RENDER_MODES, { description: 'Absent: "auto".' })),
 });
 
 const jobFields = {
@@ -267,6 +269,28 @@ const jobFields = {
   cancel_requested: t.Boolean(),
   resumes: Type.Integer(),
   error: nullable(t.String()),
+  render: t.Optional(
+    t.Object(
+      {
+        mode: t.UnionEnum(RENDER_MODES),
+        rendered: Type.Integer({ minimum: 0, description: "Pages rendered in Chromium." }),
+        gained: Type.Integer({ minimum: 0, description: "Rendered pages whose text grew by it." }),
+        render_ms: Type.Integer({ minimum: 0, description: "Wall milliseconds spent rendering." }),
+        failed: t.Array(t.Object({ url: t.String(), reason: t.String() }), {
+          description: "Renders that failed (the first 20); those pages are kept as fetched.",
+        }),
+        refused: t.Array(t.Object({ page: t.String(), url: t.String(), reason: t.String() }), {
+          description:
+            "Requests of rendered pages the crawler's fetcher refused (SSRF guard, robots.txt) or could not make (the first 20).",
+        }),
+        refused_total: Type.Integer({ minimum: 0 }),
+        error: t.Optional(
+          t.String({ description: "Why no browser could render (missing, died)." }),
+        ),
+      },
+      { description: "The render mode of the job and what its rendering did." },
+    ),
+  ),
   screenshots: t.Optional(
     t.Object(
       {

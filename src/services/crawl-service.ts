@@ -1,6 +1,7 @@
 /** Start and cancel crawls. */
 import type { Config } from "../config.ts";
 import { DomainError, validateRootDomain } from "../crawl/domains.ts";
+import type { RenderMode } from "../crawl/render/detector.ts";
 import { CrawlScope, parseScope, patternProblem } from "../crawl/scope.ts";
 import { inScope, normalizeUrl, urlHost } from "../crawl/urls.ts";
 import type { Db } from "../db/client.ts";
@@ -28,6 +29,7 @@ export interface CrawlBody {
   include?: readonly string[];
   exclude?: readonly string[];
   start?: readonly string[];
+  render?: RenderMode;
 }
 
 export interface CrawlRequest extends JobParams {
@@ -94,6 +96,7 @@ export function crawlRequest(config: Config, body: CrawlBody): CrawlRequest {
     force: body.force ?? false,
     shots: Math.min(shots, budget), // no more screenshots than pages
     ...scopeParams,
+    ...(body.render && body.render !== "auto" ? { render: body.render } : {}),
     entryHosts: [...new Set([...startHosts, ...(prefixHost ? [prefixHost] : []), ...typedHosts])],
     scopeHost,
   };
@@ -120,6 +123,7 @@ export function startCrawl(
         ...(request.exclude === undefined ? {} : { exclude: request.exclude }),
         ...(request.start === undefined ? {} : { start: request.start }),
         ...(request.startOnly ? { startOnly: true } : {}),
+        ...(request.render === undefined ? {} : { render: request.render }),
       },
       createdAt: isoNow(),
       keyId,

@@ -4,6 +4,7 @@
  */
 import { BUCKETS, type Bucket } from "../crawl/buckets.ts";
 import { DomainError, registrableDomain, validateRootDomain } from "../crawl/domains.ts";
+import type { RenderMode } from "../crawl/render/detector.ts";
 import { type ScopeParams, scopeView } from "../crawl/scope.ts";
 import type { Db } from "../db/client.ts";
 import {
@@ -133,14 +134,23 @@ function health(db: Db, domain: string, job: JobRow | undefined) {
       state: job.state,
       created_at: job.createdAt,
       finished_at: job.finishedAt,
+      render: jobRender(job),
     } as {
       id: string;
       state: JobRow["state"];
       created_at: string;
       finished_at: string | null;
+      render: { mode: RenderMode; rendered: number };
     } | null,
     last_job_state: job.state as JobRow["state"] | null,
   };
+}
+
+/** The job's render mode and how many pages it rendered. */
+function jobRender(job: JobRow): { mode: RenderMode; rendered: number } {
+  const info = JSON.parse(job.info) as { render?: { rendered?: number } };
+  const params = JSON.parse(job.params) as { render?: RenderMode };
+  return { mode: params.render ?? "auto", rendered: info.render?.rendered ?? 0 };
 }
 
 /**

@@ -1,5 +1,6 @@
 /** Job status: progress with an ETA range, and coverage buckets derived from the ledger. */
 import { BUCKET_REASONS, BUCKETS, type Bucket, isBucket } from "../crawl/buckets.ts";
+import type { RenderReport } from "../crawl/render/render-visit.ts";
 import type { Db } from "../db/client.ts";
 import { jobEmbedding } from "../db/embedding-queue-repo.ts";
 import {
@@ -59,6 +60,8 @@ export interface JobView {
   resumes: number;
   error: string | null;
   screenshots?: ScreenshotReport;
+  /** The job's render mode and what its rendering did (render-visit.ts writes it in the info). */
+  render?: RenderReport;
 }
 
 /** What became of the screenshots a crawl asked for (the crawler writes it in the job's info). */
@@ -121,7 +124,11 @@ export function jobView(deps: JobViewDeps, job: JobRow): JobView {
   const resolved = cov.total - pending - b.budget.count - b.stoppedEarly.count;
   const fetched = fetchedCount(db, job.id);
   const nowS = (deps.now?.() ?? Date.now()) / 1000;
-  const info = JSON.parse(job.info) as { screenshots?: ScreenshotReport; fetch_ended_at?: string };
+  const info = JSON.parse(job.info) as {
+    screenshots?: ScreenshotReport;
+    fetch_ended_at?: string;
+    render?: RenderReport;
+  };
   const since = (end: string | null) =>
     job.startedAt ? Math.max(0, (end ? seconds(end) : nowS) - seconds(job.startedAt)) : 0;
   const elapsed = since(job.finishedAt);
@@ -165,9 +172,24 @@ export function jobView(deps: JobViewDeps, job: JobRow): JobView {
     cancel_requested: job.cancelRequested,
     resumes: job.resumes,
     error: job.error,
+    render: renderView(params, info.render),
   };
   if (params.shots > 0) view.screenshots = screenshotReport(job, params, info.screenshots);
   return view;
+}
+
+function renderView(params: JobParams, report: RenderReport | undefined): RenderReport {
+  return (
+    report ?? {
+      mode: params.render ?? "auto",
+      rendered: 0,
+      gained: 0,
+      render_ms: 0,
+      failed: [],
+      refused: [],
+      refused_total: 0,
+    }
+  );
 }
 
 /** What became of the screenshots a crawl asked for. */

@@ -66,6 +66,7 @@ describe("the domain record", () => {
       state: "completed",
       created_at: "2026-11-01T00:00:00Z",
       finished_at: "2026-11-20T10:05:00Z",
+      render: { mode: "auto", rendered: 0 },
     });
     expect(h.last_job_state).toBe("completed");
   });

@@ -70,6 +70,8 @@ test("a full crawl of docs.python.org completes: every robots-allowed page index
   const { c, view } = await pythonCrawl();
   expectInvariant(view);
   expect(view.state).toBe("completed");
+  // Static HTML throughout: render auto (the default) renders nothing.
+  expect(view.render).toMatchObject({ mode: "auto", rendered: 0, failed: [] });
   const site = docs.sites.python;
   const indexed = bucketRows(c, view.id, "indexed");
   const duplicates = bucketRows(c, view.id, "duplicate");
@@ -231,6 +233,7 @@ test("the PostgreSQL docs in full: every page indexed from the generated home pa
   const view = await c.crawl("www.postgresql.org", { budget: 2000 });
   expectInvariant(view);
   expect(view.state).toBe("completed");
+  expect(view.render).toMatchObject({ mode: "auto", rendered: 0 });
   const site = docs.sites.postgres;
   const indexed = bucketRows(c, view.id, "indexed");
   const duplicates = bucketRows(c, view.id, "duplicate");
@@ -254,6 +257,7 @@ test("the Debian handbook: its root page reaches every language (a budgeted craw
   expectInvariant(view);
   expect(view.state).toBe("partial");
   expect(view.progress.fetched).toBe(budget);
+  expect(view.render).toMatchObject({ mode: "auto", rendered: 0 });
   // Fetched (indexed, or a duplicate of its canonical), found by a link on the root page.
   const fetched = new Map<string, { source: string; depth: number }>();
   for (const bucket of ["indexed", "duplicate"] as const)
