@@ -5,7 +5,8 @@
  */
 import type { ExtractedDocument } from "../extract/document.ts";
 import { counted } from "../plural.ts";
-import { isForumThread, isWikiPage } from "./page-kinds.ts";
+import type { KindPrediction } from "./page-kind-model.ts";
+import { isForumThread, isLinkList, isWikiPage } from "./page-kinds.ts";
 import type { Signals } from "./signals.ts";
 import { uRegex } from "./unicode-regex.ts";
 import { urlParts } from "./url-parts.ts";
@@ -84,6 +85,7 @@ export function classifyFormat(
   if (type === "listing" || (sig.linkWords / words > 0.5 && sig.words >= 30)) {
     return decide("listing", true, "link-dominated");
   }
+  if (isLinkList(doc)) return decide("listing", false, "repeated titled links");
   if (sig.words < 250 && MEDIA.test(title)) {
     return decide("media", true, "short page about video/audio");
   }
@@ -105,4 +107,37 @@ export function classifyFormat(
   if (usual) return decide(usual, true, `usual for ${type}`);
   if (sig.words >= 80) return decide("article", false, "prose");
   return decide("other", false, "too little text");
+}
+
+/** How sure the page-kind model must be to decide the format; when the type rules were
+ * decisive (a path, markup or title said what the page is), `KIND_FORMAT_P_DECISIVE`. */
+export const KIND_FORMAT_P = 0.4;
+export const KIND_FORMAT_P_DECISIVE = 0.6;
+/** Formats a page-kind vote does not replace: a specific signal said what the page is made of. */
+const KEPT_FORMATS: ReadonlySet<PageFormat> = new Set(["faq", "form"]);
+
+/**
+ * The format rule's decision checked against the page-kind model (page-kind-model.ts): a page
+ * of repeated items (a listing or a category grid) is a `listing` whatever its prose, and a
+ * service page the rules took for prose (`article`, the fallback) is a `landing` page.
+ */
+export function withKindFormat(
+  rule: RuleDecision<PageFormat>,
+  kind: KindPrediction | null,
+  decisive: boolean,
+  why: string[],
+): RuleDecision<PageFormat> {
+  // A short page (the `other` fallback) gives the kind model little to go on.
+  const min = decisive || rule.label === "other" ? KIND_FORMAT_P_DECISIVE : KIND_FORMAT_P;
+  if (!kind || kind.prob < min || KEPT_FORMATS.has(rule.label)) return rule;
+  const because = `page kind ${kind.kind} p=${kind.prob.toFixed(2)}`;
+  if ((kind.kind === "listing" || kind.kind === "collection") && rule.label !== "listing") {
+    why.push(`listing: ${because} (rule said ${rule.label})`);
+    return { label: "listing", strong: true };
+  }
+  if (kind.kind === "service" && rule.label === "article") {
+    why.push(`landing: ${because} (rule said ${rule.label})`);
+    return { label: "landing", strong: true };
+  }
+  return rule;
 }

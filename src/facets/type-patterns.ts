@@ -87,7 +87,7 @@ export const PATH_RULES = table([
     "listing",
     3,
   ],
-  ["/(investors?|ir)(/|$)", "about", 2],
+  ["/(investors?|ir)(/|$)", "about", 3],
   [
     String.raw`/(nachhaltigkeit|sustainability|verantwortung|unser-?verein|uber-uns|wir-uber-uns)(/|\.|-|$)`,
     "about",
