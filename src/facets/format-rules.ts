@@ -85,6 +85,9 @@ export function classifyFormat(
   if (type === "listing" || (sig.linkWords / words > 0.5 && sig.words >= 30)) {
     return decide("listing", true, "link-dominated");
   }
+  if (sig.linkShare > 0.5 && sig.words >= 30) {
+    return decide("listing", false, "link-dominated opening");
+  }
   if (isLinkList(doc)) return decide("listing", false, "repeated titled links");
   if (sig.words < 250 && MEDIA.test(title)) {
     return decide("media", true, "short page about video/audio");

@@ -124,7 +124,7 @@ export function typeScores(
     add("api_reference", 1 + Math.min(sig.apiSigs, 20) / 10, `${sig.apiSigs} API signatures`);
   }
   const words = Math.max(sig.words, 1);
-  if (sig.linkWords / words > 0.5 && sig.words >= 30) add("listing", 2, "mostly link text");
+  if (sig.linkShare > 0.5 && sig.words >= 30) add("listing", 2, "mostly link text");
   const titled = titledLinks(doc);
   if (titled.count >= LINK_LIST_MIN && titled.share >= LINK_LIST_SHARE) {
     add(
