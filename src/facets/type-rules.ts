@@ -123,7 +123,6 @@ export function typeScores(
   if (sig.apiSigs >= 4) {
     add("api_reference", 1 + Math.min(sig.apiSigs, 20) / 10, `${sig.apiSigs} API signatures`);
   }
-  const words = Math.max(sig.words, 1);
   if (sig.linkShare > 0.5 && sig.words >= 30) add("listing", 2, "mostly link text");
   const titled = titledLinks(doc);
   if (titled.count >= LINK_LIST_MIN && titled.share >= LINK_LIST_SHARE) {
