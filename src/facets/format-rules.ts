@@ -5,7 +5,7 @@
  */
 import type { ExtractedDocument } from "../extract/document.ts";
 import { counted } from "../plural.ts";
-import type { KindPrediction } from "./page-kind-model.ts";
+import { type KindPrediction, kindShare } from "./page-kind-model.ts";
 import { isForumThread, isLinkList, isWikiPage } from "./page-kinds.ts";
 import type { Signals } from "./signals.ts";
 import { uRegex } from "./unicode-regex.ts";
@@ -131,15 +131,23 @@ export function withKindFormat(
   why: string[],
 ): RuleDecision<PageFormat> {
   // A short page (the `other` fallback) gives the kind model little to go on.
-  const min = decisive || rule.label === "other" ? KIND_FORMAT_P_DECISIVE : KIND_FORMAT_P;
-  if (!kind || kind.prob < min || KEPT_FORMATS.has(rule.label)) return rule;
-  const because = `page kind ${kind.kind} p=${kind.prob.toFixed(2)}`;
-  if ((kind.kind === "listing" || kind.kind === "collection") && rule.label !== "listing") {
-    why.push(`listing: ${because} (rule said ${rule.label})`);
+  if (!kind || KEPT_FORMATS.has(rule.label)) return rule;
+  // When the rules were sure, or the page is too short for a format (the `other` fallback),
+  // one kind must reach the higher threshold; else listing and collection count together.
+  const sure = decisive || rule.label === "other";
+  const min = sure ? KIND_FORMAT_P_DECISIVE : KIND_FORMAT_P;
+  const items = sure
+    ? Math.max(kindShare(kind, ["listing"]), kindShare(kind, ["collection"]))
+    : kindShare(kind, ["listing", "collection"]);
+  if (items >= min && rule.label !== "listing") {
+    why.push(
+      `listing: page kind listing or collection p=${items.toFixed(2)} (rule said ${rule.label})`,
+    );
     return { label: "listing", strong: true };
   }
-  if (kind.kind === "service" && rule.label === "article") {
-    why.push(`landing: ${because} (rule said ${rule.label})`);
+  const service = kindShare(kind, ["service"]);
+  if (service >= min && rule.label === "article") {
+    why.push(`landing: page kind service p=${service.toFixed(2)} (rule said ${rule.label})`);
     return { label: "landing", strong: true };
   }
   return rule;

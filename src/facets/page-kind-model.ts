@@ -60,6 +60,7 @@ export function linkShape(
   sameParent: number;
   deeper: number;
   titled: number;
+  titledWords: number;
 } {
   let body = 0;
   let template = 0;
@@ -73,6 +74,7 @@ export function linkShape(
   }
   const seen = new Set<string>();
   let titled = 0;
+  let titledWords = 0;
   for (const l of doc.links) {
     if (l.position === "template") {
       template++;
@@ -81,7 +83,11 @@ export function linkShape(
     if (seen.has(l.url)) continue;
     seen.add(l.url);
     body++;
-    if (l.anchorText.split(/\s+/).length >= 4) titled++;
+    const n = l.anchorText.split(/\s+/).filter(Boolean).length;
+    if (n >= 4) {
+      titled++;
+      titledWords += n;
+    }
     try {
       const u = new URL(l.url);
       if (base && u.host !== base.host) continue;
@@ -94,7 +100,7 @@ export function linkShape(
     }
   }
   const sameParent = Math.max(0, ...parents.values());
-  return { body, template, sameParent, deeper, titled };
+  return { body, template, sameParent, deeper, titled, titledWords };
 }
 
 /** Feature tokens of a page for the kind classifier. */
@@ -146,6 +152,7 @@ export function kindFeatures(
     `parent${bin(shape.sameParent, [3, 8, 20, 50])}`,
     `deeper${bin(shape.deeper, [2, 6, 20])}`,
     `titled${bin(shape.titled, [2, 5, 12, 30])}`,
+    `titledshare${bin(shape.titledWords / total, [0.05, 0.15, 0.3, 0.5])}`,
     `dates${bin(count(DATE_LIKE, doc.text), [1, 3, 8])}`,
     `items${bin(items, [3, 10, 30, 80])}`,
     `linklines${bin(linkLines, [2, 6, 15, 40])}`,
@@ -172,6 +179,14 @@ export function kindFeatures(
 export interface KindPrediction {
   readonly kind: PageKind;
   readonly prob: number;
+  /** Every kind's probability (absent kinds: 0). */
+  readonly probs?: Readonly<Partial<Record<PageKind, number>>>;
+}
+
+/** The probability that the page is one of `kinds` (the predicted kind's alone without `probs`). */
+export function kindShare(pred: KindPrediction, kinds: readonly PageKind[]): number {
+  if (!pred.probs) return kinds.includes(pred.kind) ? pred.prob : 0;
+  return kinds.reduce((s, k) => s + (pred.probs?.[k] ?? 0), 0);
 }
 
 /** A linear model: group → token → row; `rows x classes` weights, row-major. */
@@ -236,6 +251,10 @@ export class PageKindModel {
     const p = this.probabilities(feats);
     let best = 0;
     for (let j = 1; j < p.length; j++) if ((p[j] as number) > (p[best] as number)) best = j;
-    return { kind: this.classes[best] as PageKind, prob: p[best] as number };
+    const probs: Partial<Record<PageKind, number>> = {};
+    this.classes.forEach((c, j) => {
+      probs[c] = p[j] as number;
+    });
+    return { kind: this.classes[best] as PageKind, prob: p[best] as number, probs };
   }
 }

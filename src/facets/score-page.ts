@@ -98,6 +98,8 @@ interface Decided {
 
 /** Format and audience: the rule, unless it was weak and the model confidently says otherwise. */
 export const MODEL_OVERRIDE_P: OverrideP = { format: 0.7, audience: 0.6 };
+/** Fewer words than this: too little text for a format (format-rules.ts says `other`). */
+const SHORT_PAGE_WORDS = 80;
 /** The facet model agreeing with the format rule this surely makes the rule hard to move. */
 const SURE_P = 0.9;
 
@@ -111,9 +113,13 @@ function typeFormatAudience(
   overrideP: OverrideP,
 ): Decided {
   const hasDate = doc.published !== null;
-  const kind: KindPrediction | null = kindModel
-    ? kindModel.predict(kindFeatures(doc, url, sig, hasDate))
-    : null;
+  const predicted = kindModel ? kindModel.predict(kindFeatures(doc, url, sig, hasDate)) : null;
+  // On a page too short for a format the model has little to go on: only the predicted kind's
+  // own probability counts, not its sum with a kin (listing + collection, product + service).
+  const kind: KindPrediction | null =
+    predicted && sig.words < SHORT_PAGE_WORDS
+      ? { kind: predicted.kind, prob: predicted.prob }
+      : predicted;
   if (kind) why.type.push(`kind: ${kind.kind} p=${kind.prob.toFixed(2)}`);
   const z = model ? model.logits(pageFeatures(doc, sig, hasDate)) : null;
   const vote = model && z ? model.predict("type", z) : undefined;

@@ -6,7 +6,7 @@
  */
 import type { ExtractedDocument } from "../extract/document.ts";
 import { counted } from "../plural.ts";
-import type { KindPrediction, PageKind } from "./page-kind-model.ts";
+import { type KindPrediction, kindShare, type PageKind } from "./page-kind-model.ts";
 import { LINK_LIST_MIN, LINK_LIST_SHARE, titledLinks } from "./page-kinds.ts";
 import { CASE_STUDY_WORDS, EVENT_WORDS, JOB_WORDS, SHOP_WORDS } from "./rule-words.ts";
 import type { Signals } from "./signals.ts";
@@ -214,15 +214,14 @@ export function decideType(
  * `KIND_WEIGHT * p` for the type the kind is (articles are left to the rules: blog or news). */
 export const KIND_MIN_P = 0.5;
 export const KIND_WEIGHT = 4;
-export const KIND_TYPE: Readonly<Record<PageKind, PageType | null>> = {
-  article: null,
-  documentation: "docs",
-  forum: "support",
-  listing: "listing",
-  collection: "listing",
-  product: "product",
-  service: "product",
-};
+/** The types page kinds are: a listing and a collection are both pages of repeated items, a
+ * product and a service page both offerings (articles are left to the rules: blog or news). */
+export const KIND_TYPES: readonly (readonly [PageType, readonly PageKind[]])[] = [
+  ["listing", ["listing", "collection"]],
+  ["product", ["product", "service"]],
+  ["docs", ["documentation"]],
+  ["support", ["forum"]],
+];
 
 /** The page-kind model's vote as type evidence (decideType), named in `why`. */
 function addKindVote(
@@ -231,15 +230,21 @@ function addKindVote(
   decisive: boolean,
   why: string[],
 ): void {
-  const label = kind ? KIND_TYPE[kind.kind] : null;
-  if (!kind || !label) return;
-  const p = kind.prob.toFixed(2);
-  if (decisive) why.push(`page kind ${kind.kind} p=${p} (not used: rules decisive)`);
-  else if (kind.prob < KIND_MIN_P)
-    why.push(`page kind ${kind.kind} p=${p} (not used, < ${KIND_MIN_P})`);
+  if (!kind) return;
+  let best: readonly [PageType, number] | null = null;
+  for (const [label, kinds] of KIND_TYPES) {
+    const p = kindShare(kind, kinds);
+    if (!best || p > best[1]) best = [label, p];
+  }
+  if (!best || kind.kind === "article") return;
+  const [label, prob] = best;
+  const p = prob.toFixed(2);
+  if (decisive) why.push(`page kind ${kind.kind}: ${label} p=${p} (not used: rules decisive)`);
+  else if (prob < KIND_MIN_P)
+    why.push(`page kind ${kind.kind}: ${label} p=${p} (not used, < ${KIND_MIN_P})`);
   else {
-    const w = Math.round(KIND_WEIGHT * kind.prob * 100) / 100;
+    const w = Math.round(KIND_WEIGHT * prob * 100) / 100;
     scores.set(label, (scores.get(label) ?? 0) + w);
-    why.push(`${label} +${w}: page kind ${kind.kind} p=${p}`);
+    why.push(`${label} +${w}: page kind ${kind.kind}, ${label} p=${p}`);
   }
 }

@@ -127,8 +127,20 @@ for (const kind of PAGE_KINDS) {
   const km = of.filter((p) => kindPred.get(p.id) === kind).length;
   per.push(ok / of.length);
   console.log(
-    `${kind.padEnd(14)} ${String(of.length).padStart(5)}  ${(ok / of.length).toFixed(2)}   ${kindPred.size ? (km / of.length).toFixed(2) : "-"}`,
+    `${kind.padEnd(14)} ${String(of.length).padStart(5)}  ${(ok / of.length).toFixed(3)}  ${kindPred.size ? (km / of.length).toFixed(2) : "-"}`,
   );
+}
+if (kindPred.size) {
+  console.log(
+    `kind model confusion (rows: gold; columns: ${PAGE_KINDS.map((c) => c.slice(0, 4)).join(" ")})`,
+  );
+  for (const kind of PAGE_KINDS) {
+    const of = pages.filter((p) => p.kind === kind);
+    const row = PAGE_KINDS.map((c) =>
+      String(of.filter((p) => kindPred.get(p.id) === c).length).padStart(4),
+    );
+    console.log(`  ${kind.padEnd(14)}${row.join(" ")}`);
+  }
 }
 const macro = per.reduce((a, b) => a + b, 0) / per.length;
 const all = pages.filter((p) => agrees(p.kind, facets.get(p.id) as PageFacets)).length;
