@@ -104,7 +104,7 @@ describe("the page-kind vote", () => {
     expect(withKindFormat({ label: "article", strong: false }, listing, false, why).label).toBe(
       "listing",
     );
-    expect(why[0]).toContain("page kind listing p=0.70");
+    expect(why[0]).toBe("listing: page kind listing or collection p=0.70 (rule said article)");
     expect(withKindFormat({ label: "faq", strong: true }, listing, false, []).label).toBe("faq");
     const service = { kind: "service" as PageKind, prob: 0.5 };
     expect(withKindFormat({ label: "article", strong: false }, service, false, []).label).toBe(
@@ -119,13 +119,28 @@ describe("the page-kind vote", () => {
     );
   });
 
+  test("listing and collection count together unless the rules were sure", () => {
+    const split = {
+      kind: "collection" as PageKind,
+      prob: 0.35,
+      probs: { listing: 0.3, collection: 0.35, article: 0.35 },
+    };
+    const article = { label: "article", strong: false } as const;
+    expect(withKindFormat(article, split, false, []).label).toBe("listing");
+    expect(withKindFormat(article, split, true, []).label).toBe("article");
+    const weak = { scores: new Map<PageType, number>(), referencePath: false };
+    const why: string[] = [];
+    expect(decideType(weak, why, undefined, split)).toBe("listing");
+    expect(why[0]).toBe("listing +2.6: page kind collection, listing p=0.65");
+  });
+
   test("is type evidence only when the rules are not decisive", () => {
     const weak = { scores: new Map<PageType, number>([["blog", 1.4]]), referencePath: false };
     expect(decideType(weak, [], undefined, listing)).toBe("listing");
     const strong = { scores: new Map<PageType, number>([["about", 3]]), referencePath: false };
     const why: string[] = [];
     expect(decideType(strong, why, undefined, listing)).toBe("about");
-    expect(why).toContain("page kind listing p=0.70 (not used: rules decisive)");
+    expect(why).toContain("page kind listing: listing p=0.70 (not used: rules decisive)");
   });
 
   test("the model file keeps the vocabulary and the weights to int8 precision", () => {
