@@ -11,7 +11,8 @@
  */
 import type { ExtractedDocument } from "../extract/document.ts";
 import { bin } from "./model-features.ts";
-import type { Signals } from "./signals.ts";
+import { MAX_TEXT, type Signals } from "./signals.ts";
+import { codePointPrefix } from "./unicode-regex.ts";
 import { urlParts } from "./url-parts.ts";
 
 export const PAGE_KINDS = [
@@ -35,6 +36,9 @@ const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/gmu;
 const MD_LINK_LINE = /^\s*(?:[-*+]|\d+[.)])?\s*\[[^\]]+\]\([^)]*\)\s*$/gmu;
 const MD_IMAGE = /!\[[^\]]*\]\([^)]*\)/gu;
 const MAX_BODY = 600;
+/** What the features read of a page (bounded cost; training read the same). */
+const MAX_MARKDOWN = 20000;
+const MAX_LINKS = 2000;
 /** A written date: `2024-05-01`, `05/01/2024`, `May 1, 2024`, `1 May 2024`. */
 const DATE_LIKE =
   /\b(?:(?:19|20)\d\d-\d\d-\d\d|\d\d?\/\d\d?\/(?:19|20)\d\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d\d?,? (?:19|20)\d\d|\d\d? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* (?:19|20)\d\d)\b/giu;
@@ -75,7 +79,7 @@ export function linkShape(
   const seen = new Set<string>();
   let titled = 0;
   let titledWords = 0;
-  for (const l of doc.links) {
+  for (const l of doc.links.slice(0, MAX_LINKS)) {
     if (l.position === "template") {
       template++;
       continue;
@@ -128,7 +132,7 @@ export function kindFeatures(
   const h = sig.headings.slice(0, 30).flatMap((x) => words(x));
   const b = [...sig.bag.counts.keys()].slice(0, MAX_BODY);
 
-  const md = doc.markdown;
+  const md = doc.markdown.slice(0, MAX_MARKDOWN);
   const total = Math.max(sig.words, 1);
   const shape = linkShape(doc, url);
   const items = count(LIST_ITEM, md);
@@ -153,7 +157,7 @@ export function kindFeatures(
     `deeper${bin(shape.deeper, [2, 6, 20])}`,
     `titled${bin(shape.titled, [2, 5, 12, 30])}`,
     `titledshare${bin(shape.titledWords / total, [0.05, 0.15, 0.3, 0.5])}`,
-    `dates${bin(count(DATE_LIKE, doc.text), [1, 3, 8])}`,
+    `dates${bin(count(DATE_LIKE, codePointPrefix(doc.text, MAX_TEXT)), [1, 3, 8])}`,
     `items${bin(items, [3, 10, 30, 80])}`,
     `linklines${bin(linkLines, [2, 6, 15, 40])}`,
     `images${bin(images, [1, 4, 12, 30])}`,

@@ -100,7 +100,7 @@ export const PATH_RULES = table([
   [String.raw`/(contents|toc|table-of-contents|bookindex)(\.html?)?$`, "listing", 5],
   // A section's own page (the path ends at the section): the index of its posts or items.
   [
-    String.raw`/(blog|blogs|news|newsroom|press|articles|posts|stories|insights|resources|recipes|issues|podcasts|videos|webinars|events|courses|reviews|guides|tutorials)/?$`,
+    "/(blog|blogs|news|newsroom|press|articles|posts|stories|insights|resources|recipes|issues|podcasts|videos|webinars|events|courses|reviews|guides|tutorials)/?$",
     "listing",
     3.5,
   ],

@@ -37,7 +37,8 @@ function extractorHash(): string {
   return h.digest("hex").slice(0, 16);
 }
 
-/** What the facets read of a document: markdown and text cut (links and their positions kept). */
+/** What the facets and the page-kind features read of a document: markdown and text cut as
+ * they cut them (links and their positions kept). */
 function trimmed(doc: ExtractedDocument): ExtractedDocument {
   return {
     ...doc,
