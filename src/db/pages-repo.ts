@@ -182,14 +182,14 @@ export function facetCounts(db: Db, scope: Partial<PageFilter>) {
 export function pageHeads(
   db: Db,
   ids: readonly string[],
-): Map<string, { url: string; title: string | null }> {
+): Map<string, { url: string; title: string | null; type: string }> {
   if (ids.length === 0) return new Map();
   return new Map(
     db
-      .select({ id: pages.id, url: pages.url, title: pages.title })
+      .select({ id: pages.id, url: pages.url, title: pages.title, type: pages.type })
       .from(pages)
       .where(inArray(pages.id, [...new Set(ids)]))
       .all()
-      .map((r) => [r.id, { url: r.url, title: r.title }]),
+      .map((r) => [r.id, { url: r.url, title: r.title, type: r.type }]),
   );
 }

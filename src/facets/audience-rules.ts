@@ -97,6 +97,9 @@ export function classifyAudience(
   ) {
     return decide("press", true, "press release");
   }
+  if (type === "listing" && PRESS_PATH.test(path)) {
+    return decide("press", true, "a list of press releases");
+  }
   const { devRate, techRate } = audienceRates(sig);
   if (TECHNICAL_TYPES.has(type) || sig.codeLines >= 5) {
     if (devRate >= 0.02 || sig.apiSigs >= 4) {

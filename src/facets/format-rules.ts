@@ -5,7 +5,8 @@
  */
 import type { ExtractedDocument } from "../extract/document.ts";
 import { counted } from "../plural.ts";
-import { isForumThread, isWikiPage } from "./page-kinds.ts";
+import { type KindPrediction, kindShare } from "./page-kind-model.ts";
+import { isForumThread, isLinkList, isWikiPage } from "./page-kinds.ts";
 import type { Signals } from "./signals.ts";
 import { uRegex } from "./unicode-regex.ts";
 import { urlParts } from "./url-parts.ts";
@@ -84,6 +85,10 @@ export function classifyFormat(
   if (type === "listing" || (sig.linkWords / words > 0.5 && sig.words >= 30)) {
     return decide("listing", true, "link-dominated");
   }
+  if (sig.linkShare > 0.5 && sig.words >= 30) {
+    return decide("listing", false, "link-dominated opening");
+  }
+  if (isLinkList(doc)) return decide("listing", false, "repeated titled links");
   if (sig.words < 250 && MEDIA.test(title)) {
     return decide("media", true, "short page about video/audio");
   }
@@ -105,4 +110,45 @@ export function classifyFormat(
   if (usual) return decide(usual, true, `usual for ${type}`);
   if (sig.words >= 80) return decide("article", false, "prose");
   return decide("other", false, "too little text");
+}
+
+/** How sure the page-kind model must be to decide the format; when the type rules were
+ * decisive (a path, markup or title said what the page is), `KIND_FORMAT_P_DECISIVE`. */
+export const KIND_FORMAT_P = 0.4;
+export const KIND_FORMAT_P_DECISIVE = 0.6;
+/** Formats a page-kind vote does not replace: a specific signal said what the page is made of. */
+const KEPT_FORMATS: ReadonlySet<PageFormat> = new Set(["faq", "form"]);
+
+/**
+ * The format rule's decision checked against the page-kind model (page-kind-model.ts): a page
+ * of repeated items (a listing or a category grid) is a `listing` whatever its prose, and a
+ * service page the rules took for prose (`article`, the fallback) is a `landing` page.
+ */
+export function withKindFormat(
+  rule: RuleDecision<PageFormat>,
+  kind: KindPrediction | null,
+  decisive: boolean,
+  why: string[],
+): RuleDecision<PageFormat> {
+  // A short page (the `other` fallback) gives the kind model little to go on.
+  if (!kind || KEPT_FORMATS.has(rule.label)) return rule;
+  // When the rules were sure, or the page is too short for a format (the `other` fallback),
+  // one kind must reach the higher threshold; else listing and collection count together.
+  const sure = decisive || rule.label === "other";
+  const min = sure ? KIND_FORMAT_P_DECISIVE : KIND_FORMAT_P;
+  const items = sure
+    ? Math.max(kindShare(kind, ["listing"]), kindShare(kind, ["collection"]))
+    : kindShare(kind, ["listing", "collection"]);
+  if (items >= min && rule.label !== "listing") {
+    why.push(
+      `listing: page kind listing or collection p=${items.toFixed(2)} (rule said ${rule.label})`,
+    );
+    return { label: "listing", strong: true };
+  }
+  const service = kindShare(kind, ["service"]);
+  if (service >= min && rule.label === "article") {
+    why.push(`landing: page kind service p=${service.toFixed(2)} (rule said ${rule.label})`);
+    return { label: "landing", strong: true };
+  }
+  return rule;
 }

@@ -2,6 +2,7 @@
  * Kinds of page that several rules recognise the same way: forum and Q&A threads, wiki
  * articles. Patterns as strings (type-patterns.ts puts them in its tables) and predicates.
  */
+import type { ExtractedDocument } from "../extract/document.ts";
 import type { Signals } from "./signals.ts";
 import { uRegex } from "./unicode-regex.ts";
 import { urlParts } from "./url-parts.ts";
@@ -24,4 +25,32 @@ export function isForumThread(url: string, sig: Signals): boolean {
 
 export function isWikiPage(url: string, title: string): boolean {
   return fanWikiHost.test(urlParts(url).host) || wikiTitle.test(title);
+}
+
+/** A list of pages: at least `LINK_LIST_MIN` distinct body links titled in four words or more
+ * (headlines, post or product names), their words at least `LINK_LIST_SHARE` of the page's. */
+export const LINK_LIST_MIN = 10;
+export const LINK_LIST_SHARE = 0.3;
+
+/** How many titled body links the page has and their share of its words. */
+export function titledLinks(doc: ExtractedDocument): { count: number; share: number } {
+  const seen = new Set<string>();
+  let count = 0;
+  let words = 0;
+  for (const l of doc.links) {
+    if (l.position !== "body" || seen.has(l.url)) continue;
+    seen.add(l.url);
+    const n = l.anchorText.split(/\s+/).filter(Boolean).length;
+    if (n >= 4) {
+      count++;
+      words += n;
+    }
+  }
+  return { count, share: words / Math.max(doc.words, 1) };
+}
+
+/** The page is a list of other pages: repeated titled links make most of its text. */
+export function isLinkList(doc: ExtractedDocument): boolean {
+  const t = titledLinks(doc);
+  return t.count >= LINK_LIST_MIN && t.share >= LINK_LIST_SHARE;
 }

@@ -10,18 +10,19 @@ import type { ExtractedDocument } from "../extract/document.ts";
 import { classifyAudience } from "./audience-rules.ts";
 import { hasCode } from "./code.ts";
 import { describePrediction, type FacetModel } from "./facet-model.ts";
-import { classifyFormat } from "./format-rules.ts";
+import { classifyFormat, withKindFormat } from "./format-rules.ts";
 import { defaultLanguageDetector } from "./language-detector.ts";
 import type { LanguageDetector } from "./language-id.ts";
 import { pageLocale } from "./locale.ts";
 import { pageFeatures } from "./model-features.ts";
 import { boilerplateShare, originality } from "./originality.ts";
-import { packagedModel } from "./packaged-model.ts";
+import { packagedKindModel, packagedModel } from "./packaged-model.ts";
+import { type KindPrediction, kindFeatures, type PageKindModel } from "./page-kind-model.ts";
 import { depth, promotional, technicality, tokenStats } from "./scores.ts";
 import { computeSignals, MAX_TEXT } from "./signals.ts";
 import { simhash64 } from "./simhash.ts";
 import { pageTopics } from "./topics.ts";
-import { decideType, typeScores } from "./type-rules.ts";
+import { decideType, rulesDecisive, typeScores } from "./type-rules.ts";
 import { codePointPrefix } from "./unicode-regex.ts";
 import type { Audience, PageFormat, PageType, Topic } from "./vocabulary.ts";
 
@@ -77,6 +78,8 @@ export interface ScoreOptions {
   readonly maxSimilarity?: number;
   /** The learned model; null scores by the rules alone. Default: the packaged model. */
   readonly model?: FacetModel | null;
+  /** The page-kind model (page-kind-model.ts); null: none. Default: the packaged one. */
+  readonly kindModel?: PageKindModel | null;
   readonly languageDetector?: LanguageDetector;
   /** How sure the model must be to replace a weak format / audience rule (training sweeps it). */
   readonly overrideP?: OverrideP;
@@ -98,21 +101,47 @@ const PDF_FORMAT = { label: "document", strong: true } as const;
 
 /** Format and audience: the rule, unless it was weak and the model confidently says otherwise. */
 export const MODEL_OVERRIDE_P: OverrideP = { format: 0.7, audience: 0.6 };
+/** Fewer words than this: too little text for a format (format-rules.ts says `other`). */
+const SHORT_PAGE_WORDS = 80;
+/** The facet model agreeing with the format rule this surely makes the rule hard to move. */
+const SURE_P = 0.9;
 
 function typeFormatAudience(
   doc: ExtractedDocument,
   url: string,
   sig: ReturnType<typeof computeSignals>,
   model: FacetModel | null,
+  kindModel: PageKindModel | null,
   why: Record<ExplainedFacet, string[]>,
   overrideP: OverrideP,
 ): Decided {
   const hasDate = doc.published !== null;
+  const predicted = kindModel ? kindModel.predict(kindFeatures(doc, url, sig, hasDate)) : null;
+  // On a page too short for a format the model has little to go on: only the predicted kind's
+  // own probability counts, not its sum with a kin (listing + collection, product + service).
+  const kind: KindPrediction | null =
+    predicted && sig.words < SHORT_PAGE_WORDS
+      ? { kind: predicted.kind, prob: predicted.prob }
+      : predicted;
+  if (kind) why.type.push(`kind: ${kind.kind} p=${kind.prob.toFixed(2)}`);
   const z = model ? model.logits(pageFeatures(doc, sig, hasDate)) : null;
   const vote = model && z ? model.predict("type", z) : undefined;
-  const type = decideType(typeScores(doc, url, sig, hasDate, why.type), why.type, vote);
-  const format = doc.pdf ? PDF_FORMAT : classifyFormat(doc, url, type, sig, why.format);
-  if (doc.pdf) why.format.push("a PDF document");
+  const evidence = typeScores(doc, url, sig, hasDate, why.type);
+  const type = decideType(evidence, why.type, vote, kind ?? undefined);
+  let format: ReturnType<typeof classifyFormat>;
+  if (doc.pdf) {
+    format = PDF_FORMAT;
+    why.format.push("a PDF document");
+  } else {
+    const ruleFormat = classifyFormat(doc, url, type, sig, why.format);
+    // The kind model decides the format more readily when neither the type rules nor the facet
+    // model were sure of what the page is.
+    const formatPred = model && z ? model.predict("format", z, type) : null;
+    const sure =
+      rulesDecisive(evidence) ||
+      (formatPred !== null && formatPred.label === ruleFormat.label && formatPred.prob >= SURE_P);
+    format = withKindFormat(ruleFormat, kind, sure, why.format);
+  }
   const audience = classifyAudience(doc, url, type, sig, why.audience);
   if (!model || !z) return { type, format: format.label, audience: audience.label };
   const settle = <T extends string>(
@@ -161,6 +190,7 @@ export function scorePage(
     url,
     sig,
     model,
+    options.kindModel === undefined ? packagedKindModel() : options.kindModel,
     why,
     options.overrideP ?? MODEL_OVERRIDE_P,
   );

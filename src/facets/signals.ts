@@ -25,6 +25,9 @@ export interface Signals {
   readonly codeLines: number;
   readonly lines: number;
   readonly linkWords: number;
+  /** Link words against the words of the markdown read (`MAX_TEXT` characters), or of the
+   * page when it is shorter: how much of the page's opening is links, also on a long page. */
+  readonly linkShare: number;
   readonly prices: number;
   readonly perPeriod: number;
   readonly ctas: number;
@@ -89,6 +92,7 @@ export function computeSignals(doc: ExtractedDocument, text: string, md: string)
   const headings = [...md.matchAll(HEADING)].map((m) => (m[2] ?? "").trim());
   let linkWords = 0;
   for (const m of md.matchAll(MD_LINK)) linkWords += countWhitespaceSplit(m[1] ?? "");
+  const mdWords = countWhitespaceSplit(md.replace(MD_LINK, "$1"));
   const currency = CURRENCY.test(text);
   return {
     words: doc.words || countWhitespaceSplit(text),
@@ -96,6 +100,7 @@ export function computeSignals(doc: ExtractedDocument, text: string, md: string)
     codeLines: countCodeLines(md),
     lines: md.split("\n").length,
     linkWords,
+    linkShare: linkWords / Math.max(Math.min(doc.words || mdWords, mdWords), 1),
     prices: currency ? countMatches(PRICE, text) : 0,
     perPeriod: currency ? countMatches(PER_PERIOD, text) : 0,
     ctas: bag.count(CALLS_TO_ACTION),

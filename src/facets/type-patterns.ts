@@ -87,7 +87,7 @@ export const PATH_RULES = table([
     "listing",
     3,
   ],
-  ["/(investors?|ir)(/|$)", "about", 2],
+  ["/(investors?|ir)(/|$)", "about", 3],
   [
     String.raw`/(nachhaltigkeit|sustainability|verantwortung|unser-?verein|uber-uns|wir-uber-uns)(/|\.|-|$)`,
     "about",
@@ -96,6 +96,14 @@ export const PATH_RULES = table([
   [FORUM_PATH, "support", 2.5],
   ["/(ratgeber|magazin|magazine)(/|$)", "blog", 2.5],
   ["/(genindex|(py-)?modindex)", "listing", 5],
+  // A table of contents or a book's index: a page of links to every other page.
+  [String.raw`/(contents|toc|table-of-contents|bookindex)(\.html?)?$`, "listing", 5],
+  // A section's own page (the path ends at the section): the index of its posts or items.
+  [
+    "/(blog|blogs|news|newsroom|press|articles|posts|stories|insights|resources|recipes|issues|podcasts|videos|webinars|events|courses|reviews|guides|tutorials)/?$",
+    "listing",
+    3.5,
+  ],
   ["/(partners?|partner-program(me)?|affiliates?|resellers?)(/|$)", "landing", 2],
 ]);
 
@@ -154,6 +162,11 @@ export const TITLE_RULES = table(
     [String.raw`\b(forums?|foren|stack exchange|stack overflow)\b`, "support", 1.5],
     [String.raw`\b(wiki)\b`, "other", 2],
     [String.raw`\b(index|archive|all posts|tag:|category:)\b`, "listing", 1],
+    [
+      String.raw`^(the )?(list|lists|index|directory|catalog(ue)?) of\b|\b(archives?|directory|browse all|all (articles|posts|stories|products|courses|recipes))\b`,
+      "listing",
+      1.5,
+    ],
   ],
   "i",
 );

@@ -6,6 +6,8 @@
  */
 import type { ExtractedDocument } from "../extract/document.ts";
 import { counted } from "../plural.ts";
+import { type KindPrediction, kindShare, type PageKind } from "./page-kind-model.ts";
+import { LINK_LIST_MIN, LINK_LIST_SHARE, titledLinks } from "./page-kinds.ts";
 import { CASE_STUDY_WORDS, EVENT_WORDS, JOB_WORDS, SHOP_WORDS } from "./rule-words.ts";
 import type { Signals } from "./signals.ts";
 import { HEAD_CHARS } from "./signals.ts";
@@ -21,6 +23,24 @@ export const MODEL_WEIGHT = 2.5;
 /** Rules are decisive with a best score this high and this far ahead of the second. */
 export const STRONG_SCORE = 3.0;
 export const STRONG_MARGIN = 1.0;
+
+/** JSON-LD types of a page that sells: an offering, not an article about one. */
+const SELLING_LD = ["product", "offer", "aggregateoffer", "service", "softwareapplication"];
+
+/**
+ * What makes a page a page that sells, whatever date it carries: offering markup
+ * (schema.org Product, Offer, Service, SoftwareApplication), billing periods (a pricing
+ * table), or prices beside calls to action. Empty for an article.
+ */
+export function sellingSignals(sig: Signals): string[] {
+  const out: string[] = [];
+  const ld = SELLING_LD.filter((t) => sig.jsonld.has(t));
+  if (ld.length) out.push(`JSON-LD ${ld.join("/")}`);
+  if (sig.perPeriod >= 2) out.push(`${sig.perPeriod} billing periods`);
+  if (sig.prices >= 1 && sig.ctas >= 3)
+    out.push(`${counted(sig.prices, "price")}, ${sig.ctas} calls to action`);
+  return out;
+}
 
 export interface TypeEvidence {
   /** Label → summed weight, in the order the labels first got evidence. */
@@ -103,19 +123,37 @@ export function typeScores(
   if (sig.apiSigs >= 4) {
     add("api_reference", 1 + Math.min(sig.apiSigs, 20) / 10, `${sig.apiSigs} API signatures`);
   }
-  const words = Math.max(sig.words, 1);
-  if (sig.linkWords / words > 0.5 && sig.words >= 30) add("listing", 2, "mostly link text");
+  if (sig.linkShare > 0.5 && sig.words >= 30) add("listing", 2, "mostly link text");
+  const titled = titledLinks(doc);
+  if (titled.count >= LINK_LIST_MIN && titled.share >= LINK_LIST_SHARE) {
+    add(
+      "listing",
+      2.5,
+      `${titled.count} titled links, ${Math.round(titled.share * 100)}% of the words`,
+    );
+  }
   // A dated prose article with no other strong hint: editorial content.
   const articleLike =
     og === "article" || ["article", "newsarticle", "blogposting"].some((t) => sig.jsonld.has(t));
   if (hasDate && sig.words >= 150 && (articleLike || scores.size === 0)) {
-    add("news", 1.6, "dated article");
-    add("blog", 1.4, "dated article");
+    const sells = sellingSignals(sig);
+    if (sells.length) why.push(`dated, but not an article: ${sells.join(", ")}`);
+    else {
+      add("news", 1.6, "dated article");
+      add("blog", 1.4, "dated article");
+    }
   }
   if (sig.words >= 300 && sig.codeLines + sig.techHits + sig.devHits >= 15 && !hasDate) {
     add("docs", 1, "long undated technical text");
   }
   return { scores, referencePath };
+}
+
+/** Rules are decisive with a best score of `STRONG_SCORE` at least `STRONG_MARGIN` ahead. */
+export function rulesDecisive(evidence: TypeEvidence): boolean {
+  const ranked = [...evidence.scores.values()].sort((a, b) => b - a);
+  const first = ranked[0] ?? 0;
+  return first >= STRONG_SCORE && first - (ranked[1] ?? 0) >= STRONG_MARGIN;
 }
 
 export interface TypeVote {
@@ -132,11 +170,15 @@ export interface TypeVote {
  * label like any other signal: enough to decide a page the rules say little about, or to break
  * a near tie.
  */
-export function decideType(evidence: TypeEvidence, why: string[], vote?: TypeVote): PageType {
+export function decideType(
+  evidence: TypeEvidence,
+  why: string[],
+  vote?: TypeVote,
+  kind?: KindPrediction,
+): PageType {
   const scores = new Map(evidence.scores);
-  const ranked = [...scores.values()].sort((a, b) => b - a);
-  const first = ranked[0] ?? 0;
-  const decisive = first >= STRONG_SCORE && first - (ranked[1] ?? 0) >= STRONG_MARGIN;
+  const decisive = rulesDecisive(evidence);
+  addKindVote(scores, kind, decisive, why);
   if (vote) {
     const { label, prob } = vote;
     if (decisive) {
@@ -166,4 +208,43 @@ export function decideType(evidence: TypeEvidence, why: string[], vote?: TypeVot
     return "api_reference";
   }
   return best[0];
+}
+
+/** The page-kind model's vote (page-kind-model.ts) counts from this probability, weighing
+ * `KIND_WEIGHT * p` for the type the kind is (articles are left to the rules: blog or news). */
+export const KIND_MIN_P = 0.5;
+export const KIND_WEIGHT = 4;
+/** The types page kinds are: a listing and a collection are both pages of repeated items, a
+ * product and a service page both offerings (articles are left to the rules: blog or news). */
+export const KIND_TYPES: readonly (readonly [PageType, readonly PageKind[]])[] = [
+  ["listing", ["listing", "collection"]],
+  ["product", ["product", "service"]],
+  ["docs", ["documentation"]],
+  ["support", ["forum"]],
+];
+
+/** The page-kind model's vote as type evidence (decideType), named in `why`. */
+function addKindVote(
+  scores: Map<PageType, number>,
+  kind: KindPrediction | undefined,
+  decisive: boolean,
+  why: string[],
+): void {
+  if (!kind) return;
+  let best: readonly [PageType, number] | null = null;
+  for (const [label, kinds] of KIND_TYPES) {
+    const p = kindShare(kind, kinds);
+    if (!best || p > best[1]) best = [label, p];
+  }
+  if (!best || kind.kind === "article") return;
+  const [label, prob] = best;
+  const p = prob.toFixed(2);
+  if (decisive) why.push(`page kind ${kind.kind}: ${label} p=${p} (not used: rules decisive)`);
+  else if (prob < KIND_MIN_P)
+    why.push(`page kind ${kind.kind}: ${label} p=${p} (not used, < ${KIND_MIN_P})`);
+  else {
+    const w = Math.round(KIND_WEIGHT * prob * 100) / 100;
+    scores.set(label, (scores.get(label) ?? 0) + w);
+    why.push(`${label} +${w}: page kind ${kind.kind}, ${label} p=${p}`);
+  }
 }

@@ -9,6 +9,7 @@ import { TOPIC_VALUES, TYPE_VALUES } from "../facets/vocabulary.ts";
 import { counted } from "../plural.ts";
 import type { SearchMode } from "../schemas/params.ts";
 import { anchorsOnly } from "../search/link-anchors.ts";
+import { demoteListings } from "../search/listing-demotion.ts";
 import type { ShardRegistry } from "../search/shard-registry.ts";
 import { searchShards } from "../search/shard-search.ts";
 import { requireShelf } from "./collections-service.ts";
@@ -184,7 +185,11 @@ export async function search(deps: SearchDeps, args: SearchArgs): Promise<Search
     deps.db,
     hits.map((h) => h.pageId),
   );
-  const data = hits.flatMap((h) => {
+  // A listing ranks below the pages it lists, unless listings are what was asked for.
+  const ranked = filters.types.includes("listing")
+    ? hits
+    : demoteListings(hits, (h) => heads.get(h.pageId)?.type === "listing");
+  const data = ranked.flatMap((h) => {
     const head = heads.get(h.pageId);
     if (!head) return []; // deleted since it was indexed
     return [

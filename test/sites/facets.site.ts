@@ -36,6 +36,27 @@ describe("facets of the Debian doc sites", () => {
     expect(facets.technicality).toBeGreaterThan(legal.technicality + 0.2);
   });
 
+  test("tables of contents and indexes are listings", () => {
+    for (const [file, url] of [
+      ["python3.11/html/contents.html", "https://docs.python.org/3.11/contents.html"],
+      ["python3.11/html/genindex-A.html", "https://docs.python.org/3.11/genindex-A.html"],
+      ["python3.11/html/genindex-all.html", "https://docs.python.org/3.11/genindex-all.html"],
+      [
+        "postgresql-doc-15/html/bookindex.html",
+        "https://www.postgresql.org/docs/15/bookindex.html",
+      ],
+    ] as const) {
+      const { facets } = score(file, url);
+      expect([url, facets.type, facets.format]).toEqual([url, "listing", "listing"]);
+    }
+    // PostgreSQL's front page is its table of contents: documentation shown as a listing.
+    const front = score(
+      "postgresql-doc-15/html/index.html",
+      "https://www.postgresql.org/docs/15/index.html",
+    ).facets;
+    expect(front.format).toBe("listing");
+  });
+
   test("PostgreSQL's SQL command pages are reference; its tutorial is a tutorial", () => {
     const select = score(
       "postgresql-doc-15/html/sql-select.html",

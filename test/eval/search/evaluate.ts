@@ -93,6 +93,24 @@ function printTable(summary: Summary): void {
   }
 }
 
+/** Paths of the pages typed `listing` (tables of contents, indexes, ...) of each site. */
+async function listingPaths(service: Service, sites: readonly string[]): Promise<Set<string>> {
+  const paths = new Set<string>();
+  for (const site of sites) {
+    for (let offset = 0; ; offset += 100) {
+      const page = await service.json<{ data: { url: string }[]; total: number }>("/api/content", {
+        domain: site,
+        type: "listing",
+        limit: 100,
+        offset,
+      });
+      for (const p of page.data) paths.add(`${site} ${pagePath(p.url)}`);
+      if (offset + 100 >= page.total) break;
+    }
+  }
+  return paths;
+}
+
 /** Judged pages the corpus lacks, as `id: site path`. */
 async function missingJudged(service: Service, queries: readonly Query[]): Promise<string[]> {
   const missing: string[] = [];
@@ -203,6 +221,15 @@ async function main(): Promise<number> {
         .join(" ")})`,
     );
     printTable(summarize(rows));
+    // A listing stays findable but should rank below the pages it lists (search-service.ts).
+    const listings = await listingPaths(service, [...new Set(queries.map((q) => q.site))]);
+    const inTop3 = MODES.map((m) => {
+      const n = rows.filter((r) => r[m].top.some((u) => listings.has(`${r.site} ${pagePath(u)}`)));
+      return `${m} ${n.length}/${rows.length}`;
+    });
+    console.log(
+      `queries with a listing page in the top 3 (${listings.size} listings): ${inTop3.join(", ")}`,
+    );
     if (args["by-site"]) {
       for (const site of [...new Set(queries.map((q) => q.site))].sort()) {
         console.log(`-- ${site}`);
