@@ -1,6 +1,6 @@
 /** Job status: progress with an ETA range, and coverage buckets derived from the ledger. */
 import { BUCKET_REASONS, BUCKETS, type Bucket, isBucket } from "../crawl/buckets.ts";
-import type { RenderReport } from "../crawl/render/render-visit.ts";
+import { emptyRenderReport, type RenderReport } from "../crawl/render/render-visit.ts";
 import type { Db } from "../db/client.ts";
 import { jobEmbedding } from "../db/embedding-queue-repo.ts";
 import {
@@ -179,17 +179,7 @@ export function jobView(deps: JobViewDeps, job: JobRow): JobView {
 }
 
 function renderView(params: JobParams, report: RenderReport | undefined): RenderReport {
-  return (
-    report ?? {
-      mode: params.render ?? "auto",
-      rendered: 0,
-      gained: 0,
-      render_ms: 0,
-      failed: [],
-      refused: [],
-      refused_total: 0,
-    }
-  );
+  return report ?? emptyRenderReport(params.render ?? "auto");
 }
 
 /** What became of the screenshots a crawl asked for. */

@@ -4,8 +4,10 @@ import { type Config, type SettingName, testConfig } from "../../src/config.ts";
 import { CrawlScheduler } from "../../src/crawl/crawl-scheduler.ts";
 import { openStore, type Store } from "../../src/db/client.ts";
 import { openSearch, type SearchRuntime } from "../../src/search/search-runtime.ts";
+import { createApp } from "../../src/server/app.ts";
 import { type CrawlBody, crawlRequest, startCrawl } from "../../src/services/crawl-service.ts";
 import { type JobView, jobView, requireJob } from "../../src/services/jobs-service.ts";
+import { RateLimiter } from "../../src/services/rate-limiter.ts";
 import { tempDir } from "./app.ts";
 
 export interface Crawler {
@@ -66,6 +68,17 @@ export async function searchCrawler(
       base.close();
     },
   };
+}
+
+/** The HTTP app over a search crawler's store and shards (crawl starts limited to 30 a minute). */
+export function appOver(c: SearchCrawler): ReturnType<typeof createApp> {
+  return createApp({
+    config: c.config,
+    store: c.store,
+    limiter: new RateLimiter(30),
+    embeddingBacklog: c.search.embeddingBacklog,
+    search: { registry: c.search.registry, embedQuery: c.search.embedQuery },
+  });
 }
 
 export function crawler(

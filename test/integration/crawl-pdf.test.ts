@@ -9,9 +9,8 @@ import { testConfig } from "../../src/config.ts";
 import { HostThrottle } from "../../src/crawl/politeness.ts";
 import { CrawlPool } from "../../src/crawl/worker-pool.ts";
 import { listJobUrls } from "../../src/db/jobs-repo.ts";
-import { createApp } from "../../src/server/app.ts";
-import { RateLimiter } from "../../src/services/rate-limiter.ts";
-import { expectInvariant, type SearchCrawler, searchCrawler } from "../helpers/crawl.ts";
+import type { createApp } from "../../src/server/app.ts";
+import { appOver, expectInvariant, type SearchCrawler, searchCrawler } from "../helpers/crawl.ts";
 import { article, PROSE } from "../helpers/site.ts";
 
 setDefaultTimeout(120_000);
@@ -65,13 +64,7 @@ beforeAll(async () => {
     CONNECT_TO: `${HOST}:80:127.0.0.1:${server.port},${HOST}:443:127.0.0.1:1`,
     EMBEDDINGS: "false",
   });
-  app = createApp({
-    config: c.config,
-    store: c.store,
-    limiter: new RateLimiter(30),
-    embeddingBacklog: c.search.embeddingBacklog,
-    search: { registry: c.search.registry, embedQuery: c.search.embedQuery },
-  });
+  app = appOver(c);
   const view = await c.crawl(HOST);
   expect(view.state).toBe("completed");
   expectInvariant(view);

@@ -8,11 +8,10 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { CrawlScheduler } from "../../src/crawl/crawl-scheduler.ts";
 import { embeddingBacklog } from "../../src/db/chunks-repo.ts";
-import { createApp } from "../../src/server/app.ts";
+import type { createApp } from "../../src/server/app.ts";
 import { cancelJob, crawlRequest, startCrawl } from "../../src/services/crawl-service.ts";
-import { RateLimiter } from "../../src/services/rate-limiter.ts";
 import { writeBacklog } from "../helpers/backlog.ts";
-import { type SearchCrawler, searchCrawler } from "../helpers/crawl.ts";
+import { appOver, type SearchCrawler, searchCrawler } from "../helpers/crawl.ts";
 import { page, serveSite, type TestSite } from "../helpers/site.ts";
 
 setDefaultTimeout(240_000);
@@ -49,13 +48,7 @@ let app: ReturnType<typeof createApp>;
 beforeAll(async () => {
   site = serveSite("small.test", PAGES);
   c = await searchCrawler({ CONNECT_TO: site.connectTo(), EMBEDDINGS: "true", EMBED_THREADS: "1" });
-  app = createApp({
-    config: c.config,
-    store: c.store,
-    limiter: new RateLimiter(30),
-    embeddingBacklog: c.search.embeddingBacklog,
-    search: { registry: c.search.registry, embedQuery: c.search.embedQuery },
-  });
+  app = appOver(c);
   const chunks = writeBacklog(c.store.write, {
     domain: "big.test",
     jobId: BIG,

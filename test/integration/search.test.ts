@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { openSearch } from "../../src/search/search-runtime.ts";
 import { createApp } from "../../src/server/app.ts";
 import { RateLimiter } from "../../src/services/rate-limiter.ts";
-import { expectInvariant, type SearchCrawler, searchCrawler } from "../helpers/crawl.ts";
+import { appOver, expectInvariant, type SearchCrawler, searchCrawler } from "../helpers/crawl.ts";
 import { serveSite, type TestSite } from "../helpers/site.ts";
 
 setDefaultTimeout(180_000);
@@ -56,13 +56,7 @@ let app: ReturnType<typeof createApp>;
 beforeAll(async () => {
   site = serveSite("acme.test", PAGES);
   c = await searchCrawler({ CONNECT_TO: site.connectTo(), EMBEDDINGS: "true", EMBED_THREADS: "1" });
-  app = createApp({
-    config: c.config,
-    store: c.store,
-    limiter: new RateLimiter(30),
-    embeddingBacklog: c.search.embeddingBacklog,
-    search: { registry: c.search.registry, embedQuery: c.search.embedQuery },
-  });
+  app = appOver(c);
 });
 afterAll(async () => {
   await c.closeAsync();

@@ -8,9 +8,8 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { listJobUrls } from "../../src/db/jobs-repo.ts";
 import { DEFAULT_PDF_CAPS } from "../../src/extract/pdf/pdf-source.ts";
-import { createApp } from "../../src/server/app.ts";
-import { RateLimiter } from "../../src/services/rate-limiter.ts";
-import { expectInvariant, type SearchCrawler, searchCrawler } from "../helpers/crawl.ts";
+import type { createApp } from "../../src/server/app.ts";
+import { appOver, expectInvariant, type SearchCrawler, searchCrawler } from "../helpers/crawl.ts";
 import { article } from "../helpers/site.ts";
 import { ensureDebianPackages, R_MANUALS } from "./support/debian-docs.ts";
 
@@ -56,13 +55,7 @@ beforeAll(async () => {
     CONNECT_TO: `${HOST}:80:127.0.0.1:${server.port},${HOST}:443:127.0.0.1:1`,
     EMBEDDINGS: "false",
   });
-  app = createApp({
-    config: c.config,
-    store: c.store,
-    limiter: new RateLimiter(30),
-    embeddingBacklog: c.search.embeddingBacklog,
-    search: { registry: c.search.registry, embedQuery: c.search.embedQuery },
-  });
+  app = appOver(c);
   const view = await c.crawl(HOST);
   expect(view.state).toBe("completed");
   expectInvariant(view);

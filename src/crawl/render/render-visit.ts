@@ -49,19 +49,16 @@ const states = new WeakMap<JobRun, RenderState>();
 
 export const renderMode = (run: JobRun): RenderMode => run.params.render ?? "auto";
 
+/** A job's report before it rendered anything. */
+export function emptyRenderReport(mode: RenderMode): RenderReport {
+  return { mode, rendered: 0, gained: 0, render_ms: 0, failed: [], refused: [], refused_total: 0 };
+}
+
 function stateOf(run: JobRun): RenderState {
   let state = states.get(run);
   if (state === undefined) {
     const previous = run.info.render as RenderReport | undefined; // a resumed job
-    const report: RenderReport = previous ?? {
-      mode: renderMode(run),
-      rendered: 0,
-      gained: 0,
-      render_ms: 0,
-      failed: [],
-      refused: [],
-      refused_total: 0,
-    };
+    const report: RenderReport = previous ?? emptyRenderReport(renderMode(run));
     run.info.render = report;
     // What the domain's earlier crawls needed counts as this job's own first pages would.
     const earlier = renderMode(run) === "auto" && renderedBefore(run.db, run.domain, run.job.id);

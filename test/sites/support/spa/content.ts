@@ -3,6 +3,7 @@
  * compares what the crawl extracted with it. Sentences drawn from a fixed vocabulary by a seeded
  * generator, so every page has its own words and the same ones on every run.
  */
+import { prng } from "../../../helpers/prng.ts";
 
 export interface SpaPage {
   /** The route, as the app's router and the crawl's URLs write it. */
@@ -20,19 +21,8 @@ const WORDS = (
   "lotus maple nickel olive prairie quarry rapids sierra topaz urchin vista wren"
 ).split(" ");
 
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function paragraphs(seed: number, count: number): string[] {
-  const next = generator(seed);
+  const next = prng(seed);
   const word = () => WORDS[Math.floor(next() * WORDS.length)] ?? "anchor";
   return Array.from({ length: count }, () => {
     const sentences = Array.from({ length: 5 }, () => {
