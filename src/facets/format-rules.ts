@@ -88,6 +88,9 @@ export function classifyFormat(
   if (sig.linkShare > 0.5 && sig.words >= 30) {
     return decide("listing", false, "link-dominated opening");
   }
+  if (sig.pageLinkShare > 0.6 && sig.words >= 500) {
+    return decide("listing", false, "mostly links across the page (a table of contents)");
+  }
   if (isLinkList(doc)) return decide("listing", false, "repeated titled links");
   if (sig.words < 250 && MEDIA.test(title)) {
     return decide("media", true, "short page about video/audio");

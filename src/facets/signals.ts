@@ -16,6 +16,8 @@ import { countMatches, countWhitespaceSplit, splitLines, uRegex } from "./unicod
 
 /** Characters of text and markdown the scores read: enough to judge, bounded in cost. */
 export const MAX_TEXT = 8000;
+/** Characters of markdown `pageLinkShare` reads: a long table of contents, bounded in cost. */
+export const PAGE_LINK_CHARS = 64_000;
 /** Characters of text the "opening of the page" rules read. */
 export const HEAD_CHARS = 6000;
 
@@ -28,6 +30,9 @@ export interface Signals {
   /** Link words against the words of the markdown read (`MAX_TEXT` characters), or of the
    * page when it is shorter: how much of the page's opening is links, also on a long page. */
   readonly linkShare: number;
+  /** Link words against all words of the page's markdown (its first `PAGE_LINK_CHARS`): a
+   * table of contents behind a title page and a legal notice is mostly links, its opening not. */
+  readonly pageLinkShare: number;
   readonly prices: number;
   readonly perPeriod: number;
   readonly ctas: number;
@@ -82,6 +87,12 @@ function countCodeLines(md: string): number {
   return n;
 }
 
+function wholeLinkShare(md: string): number {
+  let linkWords = 0;
+  for (const m of md.matchAll(MD_LINK)) linkWords += countWhitespaceSplit(m[1] ?? "");
+  return linkWords / Math.max(countWhitespaceSplit(md.replace(MD_LINK, "$1")), 1);
+}
+
 export function jsonldKinds(types: readonly string[]): Set<string> {
   return new Set(types.map((t) => t.toLowerCase().split("/").at(-1) ?? ""));
 }
@@ -101,6 +112,10 @@ export function computeSignals(doc: ExtractedDocument, text: string, md: string)
     lines: md.split("\n").length,
     linkWords,
     linkShare: linkWords / Math.max(Math.min(doc.words || mdWords, mdWords), 1),
+    pageLinkShare:
+      doc.markdown.length <= md.length
+        ? linkWords / Math.max(mdWords, 1)
+        : wholeLinkShare(doc.markdown.slice(0, PAGE_LINK_CHARS)),
     prices: currency ? countMatches(PRICE, text) : 0,
     perPeriod: currency ? countMatches(PER_PERIOD, text) : 0,
     ctas: bag.count(CALLS_TO_ACTION),

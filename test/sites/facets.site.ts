@@ -55,6 +55,20 @@ describe("facets of the Debian doc sites", () => {
       "https://www.postgresql.org/docs/15/index.html",
     ).facets;
     expect(front.format).toBe("listing");
+    // The handbook's front page: a title page and a legal notice, then the whole contents.
+    for (const lang of ["en-US", "fr-FR"]) {
+      const handbook = score(
+        `debian-handbook/html/${lang}/index.html`,
+        `https://debian-handbook.info/browse/${lang}/stable/index.html`,
+      ).facets;
+      expect([lang, handbook.format]).toEqual([lang, "listing"]);
+    }
+    // A chapter of prose with a few links is not.
+    const chapter = score(
+      "debian-handbook/html/en-US/sect.apt-get.html",
+      "https://debian-handbook.info/browse/en-US/stable/sect.apt-get.html",
+    ).facets;
+    expect(chapter.format).not.toBe("listing");
   });
 
   test("PostgreSQL's SQL command pages are reference; its tutorial is a tutorial", () => {

@@ -33,7 +33,11 @@ export function siteOf(url: string): string {
 function extractorHash(): string {
   const dir = join(import.meta.dir, "../../../src/extract");
   const h = createHash("sha1");
-  for (const f of readdirSync(dir).sort()) h.update(f).update(readFileSync(join(dir, f)));
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+  for (const f of files) h.update(f.slice(dir.length)).update(readFileSync(f));
   return h.digest("hex").slice(0, 16);
 }
 

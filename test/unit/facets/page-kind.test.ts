@@ -166,3 +166,28 @@ describe("the page-kind vote", () => {
     expect(back.predict(feats).kind).toBe("listing");
   });
 });
+
+describe("a table of contents behind a long preamble", () => {
+  const preamble = PROSE.repeat(30); // a title page and a legal notice: 1,200 words of prose
+  const toc = Array.from(
+    { length: 400 },
+    (_, i) =>
+      `- [Chapter ${i} on the installation of heat pump model ${i}](https://acme.test/c${i}.html)`,
+  ).join("\n");
+  const markdown = `# The handbook\n\n${preamble}\n\n## Contents\n\n${toc}\n`;
+  const doc = makeDoc(markdown, { title: "The handbook" });
+
+  test("its opening is prose, the page is mostly links", () => {
+    const s = computeSignals(doc, markdown.slice(0, 8000), markdown.slice(0, 8000));
+    expect(s.linkShare).toBeLessThan(0.5);
+    expect(s.pageLinkShare).toBeGreaterThan(0.6);
+  });
+
+  test("its format is listing; the preamble alone is not", () => {
+    expect(scorePage(doc, "https://acme.test/handbook/index.html").facets.format).toBe("listing");
+    const prose = makeDoc(`# The handbook\n\n${preamble}`, { title: "The handbook" });
+    expect(scorePage(prose, "https://acme.test/handbook/index.html").facets.format).not.toBe(
+      "listing",
+    );
+  });
+});
