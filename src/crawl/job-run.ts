@@ -316,7 +316,8 @@ export class JobRun {
    * Links of a page (absolute URLs as extracted): normalized and kept in scope, recorded as link
    * evidence, new ones added at `depth` (a link to a resource that is no page is `filtered`).
    * Each URL once per job: a link on every page is handled on the first. Only links in the
-   * page's body count towards a URL's rank, as only they count towards `inlinks_body`.
+   * page's body count towards a URL's rank, as only they count towards `inlinks_body`. `from`:
+   * the linking page (links are absolute already: not a base, which would defeat the URL cache).
    */
   addLinks(links: readonly PageLink[], depth: number, from?: string): void {
     if (this.params.startOnly) return;
@@ -324,7 +325,7 @@ export class JobRun {
     const evidence: string[] = [];
     const seen = this.#ranked ? new Set<string>() : null;
     for (const link of links) {
-      const url = normalizeUrl(link.url, from);
+      const url = normalizeUrl(link.url);
       if (url === null || this.#outOfScope.has(url)) continue;
       if (this.linked.has(url)) {
         if (link.body) seen?.add(url);
