@@ -133,7 +133,6 @@ export function withKindFormat(
   decisive: boolean,
   why: string[],
 ): RuleDecision<PageFormat> {
-  // A short page (the `other` fallback) gives the kind model little to go on.
   if (!kind || KEPT_FORMATS.has(rule.label)) return rule;
   // When the rules were sure, or the page is too short for a format (the `other` fallback),
   // one kind must reach the higher threshold; else listing and collection count together.

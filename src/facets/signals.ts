@@ -87,10 +87,11 @@ function countCodeLines(md: string): number {
   return n;
 }
 
-function wholeLinkShare(md: string): number {
+/** Words of the markdown's link texts, and all its words with links read as their text. */
+function linkWordCounts(md: string): { linkWords: number; words: number } {
   let linkWords = 0;
   for (const m of md.matchAll(MD_LINK)) linkWords += countWhitespaceSplit(m[1] ?? "");
-  return linkWords / Math.max(countWhitespaceSplit(md.replace(MD_LINK, "$1")), 1);
+  return { linkWords, words: countWhitespaceSplit(md.replace(MD_LINK, "$1")) };
 }
 
 export function jsonldKinds(types: readonly string[]): Set<string> {
@@ -101,9 +102,11 @@ export function jsonldKinds(types: readonly string[]): Set<string> {
 export function computeSignals(doc: ExtractedDocument, text: string, md: string): Signals {
   const [bag, headBag] = bagsWithHead(text, HEAD_CHARS);
   const headings = [...md.matchAll(HEADING)].map((m) => (m[2] ?? "").trim());
-  let linkWords = 0;
-  for (const m of md.matchAll(MD_LINK)) linkWords += countWhitespaceSplit(m[1] ?? "");
-  const mdWords = countWhitespaceSplit(md.replace(MD_LINK, "$1"));
+  const { linkWords, words: mdWords } = linkWordCounts(md);
+  const page =
+    doc.markdown.length <= md.length
+      ? { linkWords, words: mdWords }
+      : linkWordCounts(doc.markdown.slice(0, PAGE_LINK_CHARS));
   const currency = CURRENCY.test(text);
   return {
     words: doc.words || countWhitespaceSplit(text),
@@ -112,10 +115,7 @@ export function computeSignals(doc: ExtractedDocument, text: string, md: string)
     lines: md.split("\n").length,
     linkWords,
     linkShare: linkWords / Math.max(Math.min(doc.words || mdWords, mdWords), 1),
-    pageLinkShare:
-      doc.markdown.length <= md.length
-        ? linkWords / Math.max(mdWords, 1)
-        : wholeLinkShare(doc.markdown.slice(0, PAGE_LINK_CHARS)),
+    pageLinkShare: page.linkWords / Math.max(page.words, 1),
     prices: currency ? countMatches(PRICE, text) : 0,
     perPeriod: currency ? countMatches(PER_PERIOD, text) : 0,
     ctas: bag.count(CALLS_TO_ACTION),

@@ -8,13 +8,14 @@
  * file keyed by a hash of src/extract (as training/pool.ts does); scoring is always recomputed.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { getDomain } from "tldts";
 import type { ExtractedDocument } from "../../../src/extract/document.ts";
 import { extractDocument } from "../../../src/extract/extract-document.ts";
 import { PAGE_KINDS, type PageKind } from "../../../src/facets/page-kind-model.ts";
+import { extractorHash, readDocCache, writeDocCache } from "./doc-cache.ts";
 
 export interface WcxbPage {
   readonly id: string;
@@ -28,17 +29,6 @@ export interface WcxbPage {
 /** The registrable domain (tldts): pages of one site share a cross-validation fold. */
 export function siteOf(url: string): string {
   return getDomain(url) ?? url;
-}
-
-function extractorHash(): string {
-  const dir = join(import.meta.dir, "../../../src/extract");
-  const h = createHash("sha1");
-  const files = readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
-  for (const f of files) h.update(f.slice(dir.length)).update(readFileSync(f));
-  return h.digest("hex").slice(0, 16);
 }
 
 /** What the facets and the page-kind features read of a document: markdown and text cut as
@@ -56,14 +46,7 @@ function trimmed(doc: ExtractedDocument): ExtractedDocument {
 /** Every page of `dir` (WCXB's `dev` directory: html/NNNN.html.gz, ground-truth/NNNN.json). */
 export function loadWcxb(dir: string, cacheFile?: string): WcxbPage[] {
   const key = `${extractorHash()}:${dir}`;
-  let cached = new Map<string, ExtractedDocument>();
-  if (cacheFile && existsSync(cacheFile)) {
-    const c = JSON.parse(readFileSync(cacheFile, "utf8")) as {
-      key: string;
-      docs: [string, ExtractedDocument][];
-    };
-    if (c.key === key) cached = new Map(c.docs);
-  }
+  const cached = readDocCache(cacheFile, key);
   const kinds = new Set<string>(PAGE_KINDS);
   const pages: WcxbPage[] = [];
   const files = readdirSync(join(dir, "ground-truth"))
@@ -89,10 +72,12 @@ export function loadWcxb(dir: string, cacheFile?: string): WcxbPage[] {
     const url = gt.url?.includes("://") ? gt.url : `https://unknown-${id}.invalid/`;
     pages.push({ id, url, kind: kind as PageKind, site: siteOf(url), doc });
   }
-  if (cacheFile && extracted > 0) {
-    mkdirSync(dirname(cacheFile), { recursive: true });
-    writeFileSync(cacheFile, JSON.stringify({ key, docs: pages.map((p) => [p.id, p.doc]) }));
-  }
+  if (cacheFile && extracted > 0)
+    writeDocCache(
+      cacheFile,
+      key,
+      pages.map((p) => [p.id, p.doc] as const),
+    );
   return pages;
 }
 

@@ -1,14 +1,4 @@
-/**
- * The training pool of the facet model: every page we can read without hand labels (the Debian
- * doc sites, the article benchmark) plus the hand-labeled `tune` pages; nothing of `holdout`,
- * whose pages are left out of the unlabeled pool too. Each page is extracted by src/extract and
- * reduced to its model features and the rules' own decisions (for weak labels). The extracted
- * documents (cut to what the facets read) can be cached in a JSON file, since extracting ~5,300
- * pages takes minutes; the cache is keyed by a hash of src/extract, and the facets' analysis is
- * always recomputed, so rule changes need no new extraction.
- */
-import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ExtractedDocument } from "../../../../src/extract/document.ts";
 import { extractDocument } from "../../../../src/extract/extract-document.ts";
@@ -17,6 +7,7 @@ import { classifyFormat } from "../../../../src/facets/format-rules.ts";
 import { type PageFeatures, pageFeatures } from "../../../../src/facets/model-features.ts";
 import { computeSignals, MAX_TEXT } from "../../../../src/facets/signals.ts";
 import { decideType, typeScores } from "../../../../src/facets/type-rules.ts";
+import { extractorHash, readDocCache, writeDocCache } from "../doc-cache.ts";
 import { BENCH_DIR, DOCS_ROOT, type LabelRow, loadHtml } from "../labeled-pages.ts";
 
 export type HandLabels = Readonly<Record<"type" | "format" | "audience", string>>;
@@ -98,13 +89,6 @@ function trimmed(doc: ExtractedDocument): ExtractedDocument {
 }
 
 /** A hash of the extractor's source: cached documents from another extractor are not reused. */
-function extractorHash(): string {
-  const dir = join(import.meta.dir, "../../../../src/extract");
-  const h = createHash("sha1");
-  for (const f of readdirSync(dir).sort()) h.update(f).update(readFileSync(join(dir, f)));
-  return h.digest("hex").slice(0, 16);
-}
-
 function analyse(
   source: string,
   ref: string,
@@ -138,14 +122,7 @@ export function collectPool(labels: readonly LabelRow[], cacheFile?: string): Po
   const holdout = new Set(labels.filter((r) => r.split === "holdout").map((r) => r.id));
   const tune = new Map(labels.filter((r) => r.split === "tune").map((r) => [r.id, r]));
   const key = extractorHash();
-  let cached = new Map<string, ExtractedDocument>();
-  if (cacheFile && existsSync(cacheFile)) {
-    const c = JSON.parse(readFileSync(cacheFile, "utf8")) as {
-      key: string;
-      docs: [string, ExtractedDocument][];
-    };
-    if (c.key === key) cached = new Map(c.docs);
-  }
+  const cached = readDocCache(cacheFile, key);
   const docs: [string, ExtractedDocument][] = [];
   const pages: PoolPage[] = [];
   const add = (
@@ -185,6 +162,6 @@ export function collectPool(labels: readonly LabelRow[], cacheFile?: string): Po
       add(row.source, row.ref, row.url, () => loadHtml(row), row.id);
     }
   }
-  if (cacheFile) writeFileSync(cacheFile, JSON.stringify({ key, docs }));
+  if (cacheFile) writeDocCache(cacheFile, key, docs);
   return pages;
 }
