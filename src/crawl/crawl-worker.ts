@@ -6,7 +6,6 @@
 import { gcAndSweep, noFTL } from "bun:jsc";
 import { Tokenizer } from "htmlparser2";
 import { type Config, disableProxies } from "../config.ts";
-import { isPdf } from "../extract/pdf/pdf-type.ts";
 import { chunkMarkdown } from "../search/chunking.ts";
 import { loadTokenCounter, modelFiles } from "../search/model-files.ts";
 import { Fetcher, fetcherOptions } from "./fetcher.ts";
@@ -19,7 +18,7 @@ import {
 } from "./messages.ts";
 import { type FetchOutcome, fetchOutcome } from "./outcome.ts";
 import type { Pacer } from "./politeness.ts";
-import { type Chunker, processPage, processPdf } from "./process-page.ts";
+import { type Chunker, processBody, processPage } from "./process-page.ts";
 import { renderCandidate } from "./render/detector.ts";
 
 declare const self: Worker;
@@ -121,10 +120,7 @@ async function runPage(task: PageTask): Promise<void> {
     ...(chunker ? { chunk: chunker } : {}),
     vectorPolicy,
   };
-  const pdf = isPdf(headers["content-type"], result.body);
-  const page = pdf
-    ? await processPdf(result.body, task.url, options)
-    : processPage(result.body, task.url, options);
+  const page = await processBody(result.body, task.url, options);
   if ("error" in page) {
     // A document that cannot be read is one entry of the error bucket, with the reason.
     const booked: FetchOutcome = {
@@ -137,7 +133,7 @@ async function runPage(task: PageTask): Promise<void> {
     return;
   }
   const render =
-    task.render && !pdf ? renderCandidate(task.render, result.body, page.doc.words) : null;
+    task.render && !page.doc.pdf ? renderCandidate(task.render, result.body, page.doc.words) : null;
   post({ type: "done", id: task.id, fetch: meta, outcome, page, ...(render ? { render } : {}) });
   if (++sinceGc >= PAGES_PER_GC) {
     sinceGc = 0;

@@ -104,8 +104,8 @@ export class JobRun {
   #linkingPages = 0;
   /** Pending ranked entries as last queued (re-queued ahead when body links raise them). */
   readonly #queued = new Map<string, { entry: UrlEntry; index: boolean; key: string | null }>();
-  /** By translation key (priority.ts): the most body links of a translation so far, and the
-   * queued URLs sharing the key. */
+  /** By translation key (priority.ts): the most body links of a translation so far, the pages
+   * (by their own key) linking any translation, and the queued URLs sharing the key. */
   readonly #translated = new Map<string, number>();
   readonly #keySources = new Map<string, Set<string>>();
   readonly #byKey = new Map<string, Set<string>>();
@@ -319,7 +319,7 @@ export class JobRun {
    * page's body count towards a URL's rank, as only they count towards `inlinks_body`. `from`:
    * the linking page (links are absolute already: not a base, which would defeat the URL cache).
    */
-  addLinks(links: readonly PageLink[], depth: number, from?: string): void {
+  addLinks(links: readonly PageLink[], depth: number, from: string): void {
     if (this.params.startOnly) return;
     const entries: UrlEntry[] = [];
     const evidence: string[] = [];
@@ -357,17 +357,15 @@ export class JobRun {
         if (key === null) continue;
         let n = this.#bodyLinks(url);
         if (n === 0) continue; // template so far
-        if (from !== undefined) {
-          // Pages linking any translation, counted once per page whatever its language: the
-          // links a crawl has seen in four languages are evidence for all of them.
-          let sources = this.#keySources.get(key);
-          if (sources === undefined) {
-            sources = new Set();
-            this.#keySources.set(key, sources);
-          }
-          sources.add(this.#keyOf(from) ?? from);
-          n = Math.max(n, sources.size);
+        // Pages linking any translation, counted once per page whatever its language: the
+        // links a crawl has seen in four languages are evidence for all of them.
+        let sources = this.#keySources.get(key);
+        if (sources === undefined) {
+          sources = new Set();
+          this.#keySources.set(key, sources);
         }
+        sources.add(this.#keyOf(from) ?? from);
+        n = Math.max(n, sources.size);
         if (n <= (this.#translated.get(key) ?? 0)) continue;
         this.#translated.set(key, n);
         if (rerankAt(n)) for (const u of this.#byKey.get(key) ?? []) siblings.add(u);

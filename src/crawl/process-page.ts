@@ -7,6 +7,7 @@ import type { ExtractedDocument } from "../extract/document.ts";
 import { extractDocument } from "../extract/extract-document.ts";
 import { extractPdf } from "../extract/pdf/extract-pdf.ts";
 import type { PdfCaps } from "../extract/pdf/pdf-source.ts";
+import { isPdf } from "../extract/pdf/pdf-type.ts";
 import { type FacetExplanation, type PageFacets, scorePage } from "../facets/score-page.ts";
 import { markdownShape, type VectorDecision, vectorDecision } from "../search/vector-policy.ts";
 
@@ -78,6 +79,17 @@ export async function processPdf(
   clock.lap("extract");
   if (!extracted.ok) return { error: `unreadable PDF: ${extracted.reason}` };
   return finishPage(extracted.doc, body, url, options, clock);
+}
+
+/** The CPU stage of a fetched body: a PDF by its Content-Type or first bytes, else an HTML page. */
+export function processBody(
+  body: Uint8Array,
+  url: string,
+  options: ProcessOptions = {},
+): ProcessedPage | Promise<ProcessedPage | { readonly error: string }> {
+  return isPdf(options.headers?.["content-type"], body)
+    ? processPdf(body, url, options)
+    : processPage(body, url, options);
 }
 
 interface CpuClock {

@@ -2,7 +2,8 @@
  * One URL on demand (POST /api/fetch, the MCP tool `read_url`, `webcorpus inspect URL`): fetched
  * through the crawler's fetcher (its SSRF guard, `WEBCORPUS_CONNECT_TO`, timeouts and body cap;
  * redirects followed hop by hop, each hop checked), robots.txt read first for our user agent,
- * then extracted, scored and chunked as a crawled page. Nothing is stored.
+ * then extracted, scored and chunked as a crawled page (an HTML page or a PDF). Stored only when
+ * asked (`store: true`: a one-URL crawl job stores it, see `fetchUrl`).
  *
  * Refusals, as problems (never a 500):
  * - a URL that is not http(s), has no host, is too long, or whose address the SSRF guard
@@ -12,8 +13,9 @@
  * - the site did not give a page (timeout, DNS, TLS, 4xx/5xx, too many redirects, body over the
  *   cap), or gave no answer to robots.txt (network trouble, 5xx, 429: the crawler reads that as
  *   "disallow all" and nothing is fetched): 502 `fetch_failed`;
- * - the answer is not an HTML page the crawler would index (another content type, noindex):
- *   422 `not_a_page`.
+ * - the answer is not a page the crawler would index (neither HTML nor PDF, noindex): 422
+ *   `not_a_page`; a PDF that cannot be read: 502 `fetch_failed`;
+ * - `store: true` while the URL's domain has a crawl under way: 409 `conflict`.
  */
 
 import { type Config, disableProxies } from "../config.ts";
@@ -23,13 +25,12 @@ import type { FetchResult } from "../crawl/fetch-result.ts";
 import { Fetcher, fetcherOptions } from "../crawl/fetcher.ts";
 import { fetchOutcome } from "../crawl/outcome.ts";
 import { HostThrottle } from "../crawl/politeness.ts";
-import { processPage, processPdf } from "../crawl/process-page.ts";
+import { processBody } from "../crawl/process-page.ts";
 import { robotsUrl } from "../crawl/robots.ts";
 import { RobotsReader } from "../crawl/robots-cache.ts";
 import { normalizeUrl, pageId, urlHost } from "../crawl/urls.ts";
 import type { Db } from "../db/client.ts";
 import { pageState } from "../db/crawl-repo.ts";
-import { isPdf } from "../extract/pdf/pdf-type.ts";
 import { chunkMarkdown } from "../search/chunking.ts";
 import { anchorsOnly } from "../search/link-anchors.ts";
 import { loadTokenCounter, MODEL_DIR, modelFiles } from "../search/model-files.ts";
@@ -81,9 +82,7 @@ export async function inspectPage(
     ...(options.chunk ? { chunk: options.chunk } : {}),
     vectorPolicy: options.vectorPolicy ?? true,
   };
-  const page = isPdf(headers["content-type"], html)
-    ? await processPdf(html, url, processOptions)
-    : processPage(html, url, processOptions);
+  const page = await processBody(html, url, processOptions);
   if ("error" in page)
     throw new ServiceError("fetch_failed", `${url}: fetchError: ${page.error}`, {
       extra: { bucket: "fetchError" },
